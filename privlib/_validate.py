@@ -1,0 +1,98 @@
+"""Argument validation shared by every privlib module.
+
+Each helper raises ``TypeError`` for a value of the wrong kind and ``ValueError`` naming the
+argument and its allowed range, so that bad input never becomes a silent NaN.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Return ``value`` as a float array, rejecting non-numeric input and NaN."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not contain NaN")
+    return arr
+
+
+def real(
+    name: str,
+    value: ArrayLike,
+    *,
+    low: float = -np.inf,
+    high: float = np.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+    finite: bool = True,
+) -> NDArray[np.float64]:
+    """Validate that every element of ``value`` lies in the interval from ``low`` to ``high``.
+
+    ``low_open``/``high_open`` exclude the end points. Returns a float array.
+    """
+    arr = as_float_array(name, value)
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite")
+    bad = (arr <= low) if low_open else (arr < low)
+    bad |= (arr >= high) if high_open else (arr > high)
+    if bad.any():
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        offender = arr[bad].flat[0]
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {offender:g}")
+    return arr
+
+
+def positive(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Validate finite, strictly positive values."""
+    return real(name, value, low=0.0, low_open=True)
+
+
+def nonnegative(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Validate finite, non-negative values."""
+    return real(name, value, low=0.0)
+
+
+def probability(name: str, value: ArrayLike, *, open_ends: bool = False) -> NDArray[np.float64]:
+    """Validate values in [0, 1] (or (0, 1) with ``open_ends``)."""
+    return real(name, value, low=0.0, high=1.0, low_open=open_ends, high_open=open_ends)
+
+
+def integer(name: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
+    """Validate a Python or numpy integer (not a bool) within ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else str(low)
+        hi = "inf" if high is None else str(high)
+        raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value}")
+    return value
+
+
+def pmf(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.float64]:
+    """Validate a probability vector (or a stack of them along the last axis)."""
+    arr = real(name, value, low=0.0)
+    if arr.ndim == 0 or arr.shape[-1] == 0:
+        raise ValueError(f"{name} must be a non-empty probability vector")
+    sums = arr.sum(axis=-1)
+    if not np.allclose(sums, 1.0, rtol=0.0, atol=atol):
+        raise ValueError(f"{name} must sum to 1 along its last axis, got sum {np.ravel(sums)[0]:.12g}")
+    return arr
+
+
+def channel(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.float64]:
+    """Validate a row-stochastic matrix (rows: inputs, columns: outputs)."""
+    arr = real(name, value, low=0.0)
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D row-stochastic matrix, got shape {arr.shape}")
+    return pmf(name, arr, atol=atol)

@@ -1,0 +1,150 @@
+"""The ``privbook`` command: list notebooks and parameters, run one, build the book, print the
+verification ledger.
+
+Bad input (an unknown notebook or parameter, a value of the wrong type) is rejected before
+anything executes, with a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from privlib import runs
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"privbook: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    for nb in runs.notebooks():
+        print(nb.stem)
+        try:
+            params = runs.notebook_parameters(nb)
+        except runs.ParameterError as exc:
+            print(f"    ({exc})")
+            continue
+        for p in params.values():
+            print(f"    {p.name:<22} {p.type:<12} default {p.default!r:<14} {p.help}")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    path = runs.find_notebook(args.notebook)
+    values = dict(args.param or [])
+    runs.validate_parameters(path, values)  # fail fast, before papermill starts a kernel
+    try:
+        out = runs.run_notebook(path, values, out_dir=args.out, progress=not args.quiet)
+    except runs.ParameterError:
+        raise
+    except Exception as exc:  # the notebook raised: report one line, keep the .failed folder
+        first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        sys.stderr.write(f"privbook: run of {path.stem} failed: {first[:300]}\n")
+        return 1
+    print(f"run finished: {out}")
+    return 0
+
+
+def _privlib_hash(root: Path) -> str:
+    digest = hashlib.sha256()
+    for f in sorted((root / "privlib").rglob("*.py")):
+        digest.update(f.relative_to(root).as_posix().encode())
+        digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
+def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
+    """Build the HTML book into ``_build/html``.
+
+    Notebook outputs are cached by jupyter-cache; the cache is dropped whenever privlib's source
+    changes, so an edited library never leaves stale outputs. ``clean`` removes ``_build`` first.
+    """
+    build = root / "_build"
+    if clean:
+        shutil.rmtree(build, ignore_errors=True)
+    stamp = build / ".privlib-hash"
+    current = _privlib_hash(root)
+    if not stamp.is_file() or stamp.read_text() != current:
+        shutil.rmtree(build / ".jupyter_cache", ignore_errors=True)
+        shutil.rmtree(build / "html", ignore_errors=True)
+        shutil.rmtree(build / ".doctrees", ignore_errors=True)
+    jb = Path(sys.executable).with_name("jupyter-book")
+    cmd = [str(jb) if jb.exists() else "jupyter-book", "build", str(root), "--builder", "html"]
+    if strict:
+        cmd += ["-W", "-n", "--keep-going"]
+    start = time.time()
+    status = subprocess.call(cmd, cwd=root)
+    if status != 0:
+        sys.stderr.write(f"privbook: book build failed (exit {status})\n")
+        return 1
+    build.mkdir(exist_ok=True)
+    stamp.write_text(current)
+    print(f"book built in {time.time() - start:.0f} s; open {build / 'html' / 'index.html'}")
+    return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    return build_book(runs.project_root(), clean=args.clean, strict=not args.lenient)
+
+
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from privlib import claims
+
+    results = claims.run_all(args.paper)
+    print(claims.ledger_markdown(results), end="")
+    return 0 if all(r.passed for r in results) else 1
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="privbook", description="Run and build the privbook companion.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("list", help="notebooks and their parameters (type, default, help)")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("run", help="run one notebook with papermill; output goes under runs/")
+    p.add_argument("notebook", help="name, stem or unique prefix of a notebook in notebooks/ (e.g. 000)")
+    p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                   help="set a parameter (repeatable); values are parsed as the declared type")
+    p.add_argument("--out", help="run folder (default runs/<notebook>/<parameters>)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("build", help="execute the notebooks and build the HTML book into _build/html")
+    p.add_argument("--clean", action="store_true", help="remove _build first")
+    p.add_argument("--lenient", action="store_true", help="do not turn warnings into errors")
+    p.set_defaults(func=_cmd_build)
+
+    p = sub.add_parser("ledger", help="run every registered claim and print the verification ledger")
+    p.add_argument("--paper", choices=["curves", "000", "001", "002", "003", "004"], help="one paper only")
+    p.set_defaults(func=_cmd_ledger)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except runs.ParameterError as exc:
+        sys.stderr.write(f"privbook: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("privbook: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,101 @@
+"""The privbook command: validation before execution (exit 2, one line, no files), successful
+runs, and failed runs that never look finished."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from privlib import cli, runs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _privbook(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, "-m", "privlib.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, env={**os.environ, **(env or {})}, timeout=600)
+
+
+@pytest.fixture()
+def tiny_project(tmp_path):
+    """A throwaway project with one small notebook that can be made to fail."""
+    (tmp_path / "_config.yml").write_text("title: tiny\n")
+    (tmp_path / "notebooks").mkdir()
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("fail: bool = False  # raise on purpose\nscale: float = 2.0  # a number\n"
+                                       "label: str = 'x'  # a label\nseed: int = 0  # seed")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params,
+                nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nplt.plot([0, 1], [0, scale])\nplt.show()"),
+                nbformat.v4.new_code_cell("if fail:\n    raise RuntimeError('asked to fail')\nprint(label, scale)")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, tmp_path / "notebooks" / "tiny.ipynb")
+    return tmp_path
+
+
+def test_list_shows_parameters_with_types_and_help():
+    out = _privbook("list")
+    assert out.returncode == 0, out.stderr
+    assert "privacy_curves" in out.stdout
+    assert "mechanism_epsilon" in out.stdout and "float" in out.stdout and "privacy parameter" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["run", "no_such_notebook"], "unknown notebook 'no_such_notebook'"),
+        (["run", "privacy_curves", "-p", "not_a_param", "1"], "unknown parameter 'not_a_param'"),
+        (["run", "privacy_curves", "-p", "mechanism_epsilon", "abc"], "parameter 'mechanism_epsilon' expects float"),
+        (["run", "privacy_curves", "-p", "rr_k", "2.5"], "parameter 'rr_k' expects int"),
+        (["run", "privacy_curves", "-p", "sigma", "nan"], "parameter 'sigma' expects float"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, args, fragment):
+    out = _privbook(*args, "--out", str(tmp_path / "run")) if args[0] == "run" else _privbook(*args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0], out.stderr
+    assert not (tmp_path / "run").exists() and not list(tmp_path.iterdir())
+
+
+def test_parse_value_treats_code_as_data():
+    param = runs.Parameter("label", "str", "x", "")
+    text = "__import__('os').system('touch pwned')"
+    assert runs.parse_value(param, text) == text
+    with pytest.raises(runs.ParameterError):
+        runs.parse_value(runs.Parameter("n", "int", 1, ""), "__import__('os')")
+    assert runs.parse_value(runs.Parameter("xs", "list[float]", [1.0], ""), "0.5,1") == [0.5, 1.0]
+    assert runs.parse_value(runs.Parameter("b", "bool", True, ""), "no") is False
+
+
+def test_successful_run_writes_notebook_figures_and_parameters(tiny_project):
+    out = _privbook("run", "tiny", "-q", "-p", "scale", "3", "-p", "label", "hello",
+                    env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == 0, out.stderr
+    folder = tiny_project / "runs" / "tiny" / "label=hello_scale=3.0"
+    assert (folder / "tiny.ipynb").is_file()
+    assert (folder / "figure-01.png").read_bytes().startswith(b"\x89PNG")
+    meta = json.loads((folder / "parameters.json").read_text())
+    assert meta["parameters"] == {"scale": 3.0, "label": "hello"}
+    executed = nbformat.read(folder / "tiny.ipynb", as_version=4)
+    assert "hello 3.0" in "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+
+
+def test_failed_run_leaves_no_finished_folder(tiny_project):
+    out = _privbook("run", "tiny", "-q", "-p", "fail", "true", env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == 1
+    assert len(out.stderr.strip().splitlines()) == 1 and "failed" in out.stderr
+    parent = tiny_project / "runs" / "tiny"
+    assert not (parent / "fail=True").exists()
+    assert (parent / "fail=True.failed" / "tiny.ipynb").is_file()
+    assert not [p for p in parent.iterdir() if p.name.endswith(".partial")]
+
+
+def test_main_returns_2_for_parameter_errors(capsys):
+    assert cli.main(["run", "privacy_curves", "-p", "seed", "1.5"]) == 2
+    assert "expects int" in capsys.readouterr().err
