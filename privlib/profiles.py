@@ -42,7 +42,7 @@ def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     q = v.nonnegative("q", q)
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         loss = np.log(p) - np.log(q)
     return np.where((p == 0) & (q == 0), 0.0, loss)
 

@@ -66,6 +66,11 @@ def test_laplace_delta_against_quadrature_of_privacy_loss_expectation():
         assert float(profiles.laplace_delta(e, eps0)) == pytest.approx(val, abs=1e-10)
 
 
+def test_privacy_loss_handles_zero_mass_without_nan():
+    loss = profiles.privacy_loss([0.5, 0.5, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0])
+    assert loss[0] == 0.0 and loss[1] == np.inf and loss[2] == -np.inf and loss[3] == 0.0
+
+
 def test_inverse_functions_round_trip():
     deltas = np.array([1e-2, 1e-5, 1e-10, 1e-40])
     eps = profiles.gaussian_epsilon(deltas, 0.7)
