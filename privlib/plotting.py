@@ -3,10 +3,14 @@
 ``use_style()`` sets matplotlib's rcParams (size, fonts, a colour-blind-safe palette, grid);
 ``figure()`` makes a figure in that style; ``title()`` labels it with the paper figure it
 reproduces or marks it as a proposed extra; ``save()`` writes it for batch runs.
+
+In a notebook, figures made by ``figure()`` are displayed with an ``alt`` text (``describe()``:
+title and axis labels) in the output's metadata, which the book turns into the image's alt text.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import matplotlib as mpl
@@ -14,7 +18,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-__all__ = ["PALETTE", "use_style", "figure", "title", "save"]
+__all__ = ["PALETTE", "use_style", "figure", "title", "describe", "save"]
 
 # Okabe & Ito's colour-blind-safe palette.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -51,7 +55,44 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height
     use_style()
     w, h = _STYLE["figure.figsize"]
     size = (width or w * (1 if ncols == 1 else 0.75 * ncols), height or h * (1 if nrows == 1 else 0.8 * nrows))
-    return plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
+    fig, axes = plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
+    _register_alt_text()
+    return fig, axes
+
+
+def describe(fig: Figure) -> str:
+    """A one-sentence description of a figure for screen readers: its title and each panel's
+    title and axis labels."""
+    parts = []
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        parts.append(fig._suptitle.get_text())
+    for ax in fig.axes:
+        labels = [t for t in (ax.get_title(), ax.get_ylabel(), ax.get_xlabel()) if t]
+        if len(labels) >= 2 and ax.get_xlabel() and ax.get_ylabel():
+            head = f"{ax.get_title()}: " if ax.get_title() else ""
+            parts.append(f"{head}{ax.get_ylabel()} against {ax.get_xlabel()}")
+        elif labels:
+            parts.append(", ".join(labels))
+    return ". ".join(parts) or "Figure"
+
+
+def _png_with_alt(fig: Figure) -> tuple[bytes, dict[str, str]]:
+    buf = io.BytesIO()
+    fig.canvas.print_figure(buf, format="png", bbox_inches="tight", dpi=mpl.rcParams["figure.dpi"])
+    return buf.getvalue(), {"alt": describe(fig)}
+
+
+def _register_alt_text() -> None:
+    """In an IPython kernel, display figures as PNG with ``alt`` metadata (after the inline
+    backend has registered its own formatter, which this replaces)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is not a runtime dependency
+        return
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "display_formatter"):
+        return
+    shell.display_formatter.formatters["image/png"].for_type(Figure, _png_with_alt)
 
 
 def title(fig: Figure, text: str, *, reproduces: str | None = None, proposed: bool = False) -> None:
