@@ -99,3 +99,30 @@ def test_failed_run_leaves_no_finished_folder(tiny_project):
 def test_main_returns_2_for_parameter_errors(capsys):
     assert cli.main(["run", "privacy_curves", "-p", "seed", "1.5"]) == 2
     assert "expects int" in capsys.readouterr().err
+
+
+def test_build_drops_the_notebook_cache_when_privlib_changes(tmp_path, monkeypatch):
+    (tmp_path / "privlib").mkdir()
+    module = tmp_path / "privlib" / "m.py"
+    module.write_text("x = 1\n")
+    cache = tmp_path / "_build" / ".jupyter_cache"
+    calls = []
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, cwd: calls.append(cmd) or 0)
+
+    cache.mkdir(parents=True)
+    assert cli.build_book(tmp_path) == 0            # first build: no stamp yet, cache dropped
+    assert not cache.exists() and "-W" in calls[-1] and "-n" in calls[-1]
+    cache.mkdir()
+    assert cli.build_book(tmp_path) == 0            # unchanged privlib: cache kept
+    assert cache.exists()
+    module.write_text("x = 2\n")
+    assert cli.build_book(tmp_path) == 0            # edited privlib: cache dropped
+    assert not cache.exists()
+
+
+def test_failed_build_is_reported(tmp_path, monkeypatch, capsys):
+    (tmp_path / "privlib").mkdir()
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, cwd: 1)
+    assert cli.build_book(tmp_path) == 1
+    assert "book build failed" in capsys.readouterr().err
+    assert not (tmp_path / "_build" / ".privlib-hash").exists()
