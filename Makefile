@@ -3,6 +3,7 @@
 #   make test   same environment, then every test layer (unit, property, claims, CLI, nbval, book build)
 #   make lab    JupyterLab on the notebooks with privlib importable
 #   make bench  run every benchmark script and print its table
+#   make check-book  load every page of the built book in headless Chromium and check it
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
@@ -12,7 +13,7 @@ STAMP  := $(VENV)/.installed
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab bench clean
+.PHONY: install book test test-fast lab bench check-book chromium clean
 
 install: $(STAMP)
 
@@ -38,6 +39,19 @@ lab: $(STAMP)
 
 bench: $(STAMP)
 	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# Headless Chromium over every page of _build/html (offline, links, images, math, ledger,
+# accessibility); screenshots of the chapters go to _build/screenshots/.
+check-book: $(STAMP)
+	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory chromium
+	@test -f _build/html/index.html || $(BIN)/privbook build
+	$(BIN)/python tests/book_check.py --site _build/html --screenshots _build/screenshots
+
+# Debian's Chromium (never a browser downloaded by a test tool).
+chromium:
+	@if [ -x /usr/bin/chromium ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "make: Chromium is missing; install Debian's package: sudo apt-get install chromium"; exit 1; fi
 
 clean:
 	rm -rf _build runs

@@ -1,0 +1,402 @@
+"""Check the rendered book as a reader sees it: every page of ``_build/html`` in headless Chromium.
+
+The site is served on 127.0.0.1 and every page is loaded through the Chrome DevTools Protocol.
+A page fails when it has a console error, an uncaught exception or a failed request; a request to
+any host other than localhost (such requests are intercepted and failed inside the browser, so
+nothing leaves the machine); an image that did not load; math left untypeset; an internal link
+whose file or ``#fragment`` does not exist; an image without alt text or caption; or headings that
+skip a level. The ledger page must list every claim registered in privlib with its status.
+A full-page screenshot of every chapter page is saved for review.
+
+Usage: ``python tests/book_check.py [--site _build/html] [--screenshots _build/screenshots]``
+(``make check-book``). Exit code 0 when every page passes, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import websocket
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+PAGE_TIMEOUT = 30.0
+
+# Visible text, with code, scripts and typeset math removed, must not contain TeX delimiters.
+_RAW_MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
+
+_PAGE_PROBE = r"""
+(async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  await new Promise(r => setTimeout(r, 50));
+  const article = document.querySelector('article') || document.querySelector('main') || document.body;
+  const clone = article.cloneNode(true);
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .MathJax, textarea, .headerlink')
+       .forEach(e => e.remove());
+  const images = [...document.images].map(img => ({
+    src: img.currentSrc || img.src,
+    loaded: img.complete && img.naturalWidth > 0,
+    alt: (img.getAttribute('alt') || '').trim(),
+    caption: !!(img.closest('figure') && img.closest('figure').querySelector('figcaption')),
+    decorative: img.getAttribute('role') === 'presentation' || img.getAttribute('aria-hidden') === 'true',
+  }));
+  const headings = [...article.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+       .map(h => [parseInt(h.tagName.substring(1)), h.textContent.trim().slice(0, 80)]);
+  const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
+  const ledger = [...document.querySelectorAll('table.ledger tbody tr')]
+       .map(tr => [...tr.cells].map(c => c.innerText.trim()));
+  return JSON.stringify({text: clone.textContent, images, headings, links, ledger,
+                         mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
+})()
+"""
+
+
+@dataclass
+class PageReport:
+    """What one page load found."""
+
+    page: str
+    problems: list[str] = field(default_factory=list)
+    requests: int = 0
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep the output readable
+        pass
+
+
+@contextlib.contextmanager
+def serve(root: Path):
+    """Serve ``root`` on 127.0.0.1 on a free port, in a thread."""
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def find_chromium() -> str | None:
+    """The Chromium executable, or None when it is not installed."""
+    for path in CHROMIUM_CANDIDATES:
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("chromium")
+
+
+class Browser:
+    """Headless Chromium driven over one DevTools websocket (one tab)."""
+
+    def __init__(self, executable: str):
+        self.profile = tempfile.mkdtemp(prefix="privbook-chromium-")
+        args = [executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-extensions", "--disable-default-apps", "--mute-audio",
+                "--remote-allow-origins=*", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
+                # no name of another host is ever resolved: nothing can leave the machine
+                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1",
+                "--window-size=1280,900", "about:blank"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = Path(self.profile) / "DevToolsActivePort"
+        deadline = time.time() + 30
+        while not port_file.exists() or len(port_file.read_text().split()) < 2:
+            if time.time() > deadline or self.proc.poll() is not None:
+                self.close()
+                raise RuntimeError("Chromium did not start (no DevToolsActivePort)")
+            time.sleep(0.05)
+        port = port_file.read_text().split()[0]
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
+        page = next(t for t in targets if t.get("type") == "page")
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=PAGE_TIMEOUT,
+                                              suppress_origin=True, enable_multithread=True)
+        self._next_id = 0
+        self.events: list[dict] = []
+        for domain in ("Page", "Runtime", "Network", "Log"):
+            self.call(f"{domain}.enable")
+        # Intercept every request: local ones continue, any other is recorded and failed here.
+        self.call("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+
+    def _send(self, method: str, params: dict | None = None) -> int:
+        self._next_id += 1
+        self.ws.send(json.dumps({"id": self._next_id, "method": method, "params": params or {}}))
+        return self._next_id
+
+    def _handle_event(self, message: dict) -> None:
+        self.events.append(message)
+        if message.get("method") == "Fetch.requestPaused":
+            params = message["params"]
+            host = urllib.parse.urlsplit(params["request"]["url"]).hostname
+            if host in LOCAL_HOSTS or params["request"]["url"].startswith(("data:", "blob:")):
+                self._send("Fetch.continueRequest", {"requestId": params["requestId"]})
+            else:
+                self._send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"})
+
+    def call(self, method: str, params: dict | None = None, timeout: float = PAGE_TIMEOUT) -> dict:
+        """Send a command and wait for its result, handling events meanwhile."""
+        wanted = self._send(method, params)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == wanted:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error'].get('message')}")
+                return message.get("result", {})
+            if "method" in message:
+                self._handle_event(message)
+        raise TimeoutError(f"{method} timed out")
+
+    def wait_for(self, event: str, timeout: float = PAGE_TIMEOUT) -> None:
+        """Process events until ``event`` arrives."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            message = json.loads(self.ws.recv())
+            if "method" in message:
+                self._handle_event(message)
+                if message["method"] == event:
+                    return
+        raise TimeoutError(f"{event} did not arrive")
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+        with contextlib.suppress(Exception):
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class _Ids(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        for key, value in attrs:
+            if key in ("id", "name") and value:
+                self.ids.add(value)
+
+
+@functools.lru_cache(maxsize=None)
+def _ids_of(path: Path) -> frozenset[str]:
+    parser = _Ids()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(parser.ids)
+
+
+def _check_link(site: Path, base: str, href: str) -> str | None:
+    """A problem description for an internal link that does not resolve, else None."""
+    parts = urllib.parse.urlsplit(href)
+    if not href.startswith(base):
+        return None
+    rel = urllib.parse.unquote(parts.path).lstrip("/")
+    target = site / rel
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return f"broken link: {href[len(base):]} (no file {rel})"
+    if parts.fragment and target.suffix == ".html" and urllib.parse.unquote(parts.fragment) not in _ids_of(target):
+        return f"broken link: {href[len(base):]} (no element with id {parts.fragment!r})"
+    return None
+
+
+def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None) -> tuple[PageReport, dict]:
+    """Load one page and report every problem found on it."""
+    report = PageReport(page)
+    # start from a blank page so that late events of the previous page are not counted here
+    browser.call("Page.navigate", {"url": "about:blank"})
+    browser.wait_for("Page.loadEventFired")
+    browser.events.clear()
+    browser.call("Page.navigate", {"url": f"{base}/{page}"})
+    browser.wait_for("Page.loadEventFired")
+    result = browser.call("Runtime.evaluate", {"expression": _PAGE_PROBE, "awaitPromise": True, "returnByValue": True})
+    if "exceptionDetails" in result:
+        report.problems.append(f"page probe failed: {result['exceptionDetails'].get('text')}")
+        return report, {}
+    probe = json.loads(result["result"]["value"])
+
+    for event in browser.events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Network.requestWillBeSent":
+            report.requests += 1
+            url = params["request"]["url"]
+            host = urllib.parse.urlsplit(url).hostname
+            if host and host not in LOCAL_HOSTS:
+                report.problems.append(f"request to another host: {url}")
+        elif method == "Network.loadingFailed" and params.get("errorText") != "net::ERR_BLOCKED_BY_CLIENT":
+            report.problems.append(f"failed request: {params.get('errorText')} ({params.get('type')})")
+        elif method == "Network.responseReceived" and params["response"]["status"] >= 400:
+            report.problems.append(f"HTTP {params['response']['status']}: {params['response']['url']}")
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text")
+            report.problems.append(f"uncaught exception: {str(text).splitlines()[0]}")
+        elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
+            args = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
+            report.problems.append(f"console error: {args[:200]}")
+        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+            report.problems.append(f"console error: {params['entry'].get('text', '')[:200]}")
+
+    for img in probe["images"]:
+        if not img["loaded"]:
+            report.problems.append(f"image did not load: {img['src'][len(base):] if img['src'].startswith(base) else img['src']}")
+        if not (img["alt"] or img["caption"] or img["decorative"]):
+            report.problems.append(f"image without alt text or caption: {img['src'][-60:]}")
+    raw = _RAW_MATH.search(probe["text"])
+    if raw:
+        start = max(raw.start() - 30, 0)
+        report.problems.append(f"untypeset math: ...{probe['text'][start:raw.end() + 30].strip()!r}...")
+    levels = [level for level, _ in probe["headings"]]
+    if levels and levels[0] != 1:
+        report.problems.append(f"first heading is h{levels[0]}, not h1")
+    for (prev, _), (level, text) in zip(probe["headings"], probe["headings"][1:]):
+        if level > prev + 1:
+            report.problems.append(f"heading jumps from h{prev} to h{level}: {text!r}")
+    for href in sorted(set(probe["links"])):
+        problem = _check_link(site, base, href)
+        if problem:
+            report.problems.append(problem)
+
+    if screenshot is not None:
+        height = int(min(max(probe["height"], 900), 16000))
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        screenshot.write_bytes(base64.b64decode(shot["data"]))
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    return report, probe
+
+
+def check_ledger(rows: list[list[str]]) -> list[str]:
+    """Every registered claim must appear on the ledger page with a passing status."""
+    from privlib import claims
+
+    problems = []
+    shown: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        if len(row) >= 6:
+            shown.setdefault((row[0], row[1]), []).append(row[-1])
+    wanted: dict[tuple[str, str], int] = {}
+    for c in claims.registry():
+        wanted[(c.paper, c.item)] = wanted.get((c.paper, c.item), 0) + 1
+    for key, count in wanted.items():
+        statuses = shown.get(key, [])
+        if len(statuses) < count:
+            problems.append(f"ledger misses claim {key[0]} {key[1]!r} ({len(statuses)} of {count} shown)")
+        for status in statuses:
+            if status not in claims.KINDS:
+                problems.append(f"ledger shows {key[0]} {key[1]!r} with status {status!r}")
+    if len(rows) != sum(wanted.values()):
+        problems.append(f"ledger has {len(rows)} rows, privlib registers {sum(wanted.values())} claims")
+    return problems
+
+
+_REDIRECT = re.compile(r'<meta http-equiv="Refresh" content="0; url=([^"]+)"', re.IGNORECASE)
+
+
+def redirect_target(path: Path) -> str | None:
+    """The target of a bare redirect page (such as the book's index.html), else None."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    match = _REDIRECT.search(text)
+    return match.group(1) if match and "<body" not in text else None
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every HTML page of the book (not assets, sources, or bare redirect pages)."""
+    pages = []
+    for path in sorted(site.rglob("*.html")):
+        rel = path.relative_to(site).as_posix()
+        if rel.startswith(("_static/", "_sources/", "_images/")) or redirect_target(path):
+            continue
+        pages.append(rel)
+    return pages
+
+
+def check_redirects(site: Path) -> list[PageReport]:
+    """Every redirect page must point at an existing page."""
+    reports = []
+    for path in sorted(site.rglob("*.html")):
+        target = redirect_target(path)
+        if target:
+            rel = path.relative_to(site).as_posix()
+            ok = (path.parent / urllib.parse.urlsplit(target).path).is_file()
+            reports.append(PageReport(rel, [] if ok else [f"redirect to a missing page: {target}"]))
+    return reports
+
+
+def check_site(site: Path, *, screenshots: Path | None = None, ledger_page: str | None = "book/ledger.html",
+               chromium: str | None = None, verbose: bool = True) -> list[PageReport]:
+    """Check every page of ``site``; screenshots of ``notebooks/*.html`` go to ``screenshots``."""
+    executable = chromium or find_chromium()
+    if executable is None:
+        raise RuntimeError("Chromium is not installed (apt-get install chromium)")
+    reports = []
+    with serve(site) as base:
+        browser = Browser(executable)
+        try:
+            for page in site_pages(site):
+                shot = None
+                if screenshots is not None and page.startswith("notebooks/"):
+                    shot = screenshots / (Path(page).stem + ".png")
+                report, probe = check_page(browser, site, base, page, shot)
+                if ledger_page and page == ledger_page:
+                    report.problems += check_ledger(probe.get("ledger", []))
+                reports.append(report)
+                if verbose:
+                    status = "ok" if not report.problems else f"{len(report.problems)} problem(s)"
+                    print(f"{page:<55} {report.requests:>4} requests  {status}", flush=True)
+        finally:
+            browser.close()
+    reports += check_redirects(site)
+    if ledger_page and ledger_page not in site_pages(site):
+        reports.append(PageReport(ledger_page, [f"{ledger_page} is missing"]))
+    return reports
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", default="_build/html", type=Path)
+    parser.add_argument("--screenshots", default="_build/screenshots", type=Path)
+    args = parser.parse_args(argv)
+    if not (args.site / "index.html").is_file():
+        print(f"book_check: no built book at {args.site} (run make book)", file=sys.stderr)
+        return 1
+    start = time.time()
+    try:
+        reports = check_site(args.site, screenshots=args.screenshots)
+    except RuntimeError as exc:
+        print(f"book_check: {exc}", file=sys.stderr)
+        return 1
+    failed = [r for r in reports if r.problems]
+    for r in failed:
+        for problem in r.problems:
+            print(f"FAIL {r.page}: {problem}")
+    print(f"{len(reports)} pages checked in {time.time() - start:.0f} s: "
+          f"{len(reports) - len(failed)} passed, {len(failed)} failed; screenshots in {args.screenshots}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
