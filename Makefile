@@ -3,6 +3,7 @@
 #   make test   same environment, then every test layer (unit, property, claims, CLI, nbval, book build)
 #   make lab    JupyterLab on the notebooks with privlib importable
 #   make bench  run every benchmark script and print its table
+#   make sweep NOTEBOOK=privacy_curves GRID='--grid mechanism_epsilon=0.5,1,2'   batch runs over a grid
 #   make check-book  load every page of the built book in headless Chromium and check it
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
@@ -13,7 +14,7 @@ STAMP  := $(VENV)/.installed
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab bench check-book chromium clean
+.PHONY: install book test test-fast lab bench sweep check-book chromium clean
 
 install: $(STAMP)
 
@@ -36,6 +37,11 @@ test-fast: $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --port 8888 notebooks
+
+NOTEBOOK ?= privacy_curves
+GRID ?= --grid mechanism_epsilon=0.5,1,2
+sweep: $(STAMP)
+	$(BIN)/privbook sweep $(NOTEBOOK) $(GRID)
 
 bench: $(STAMP)
 	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

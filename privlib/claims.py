@@ -191,6 +191,13 @@ class ClaimResult:
     def __str__(self) -> str:
         return "\n".join(f"{k:>10}: {val}" for k, val in self._rows())
 
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
+        """Text, HTML and a machine-readable record (read back by ``privbook sweep``)."""
+        from privlib.results import CLAIM_MIME
+
+        return {"text/plain": str(self), "text/html": self._repr_html_(),
+                CLAIM_MIME: {"id": self.id, "item": self.item, "status": self.status}}
+
     def _repr_html_(self) -> str:
         import html
 

@@ -8,7 +8,6 @@ anything executes, with a one-line message on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -57,14 +56,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _privlib_hash(root: Path) -> str:
-    digest = hashlib.sha256()
-    for f in sorted((root / "privlib").rglob("*.py")):
-        digest.update(f.relative_to(root).as_posix().encode())
-        digest.update(f.read_bytes())
-    return digest.hexdigest()
-
-
 def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
     """Build the HTML book into ``_build/html``.
 
@@ -75,7 +66,7 @@ def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
     if clean:
         shutil.rmtree(build, ignore_errors=True)
     stamp = build / ".privlib-hash"
-    current = _privlib_hash(root)
+    current = runs.privlib_fingerprint(root / "privlib")
     if not stamp.is_file() or stamp.read_text() != current:
         shutil.rmtree(build / ".jupyter_cache", ignore_errors=True)
         shutil.rmtree(build / "html", ignore_errors=True)
@@ -97,6 +88,20 @@ def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     return build_book(runs.project_root(), clean=args.clean, strict=not args.lenient)
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from privlib import sweep
+
+    grid = sweep.parse_grid(args.grid or [], args.file)
+    summary = sweep.run_sweep(args.notebook, grid, out=args.out, jobs=args.jobs, scheduler=args.scheduler,
+                              allow_large=args.allow_large, progress=not args.quiet, timeout=args.timeout)
+    print(f"sweep: {len(summary['records'])} runs: {summary['done']} done, {summary['failed']} failed, "
+          f"{summary['skipped']} skipped; manifest {summary['manifest']}; gallery {summary['gallery']}")
+    for record in summary["records"]:
+        if record["status"] == "failed":
+            print(f"  failed {record['run']}: {record['error']}", file=sys.stderr)
+    return 1 if summary["failed"] else 0
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
@@ -121,6 +126,19 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="run folder (default runs/<notebook>/<parameters>)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("sweep", help="one run per point of a parameter grid; resumable, parallel")
+    p.add_argument("notebook", help="name, stem or unique prefix of a notebook in notebooks/")
+    p.add_argument("--grid", action="append", metavar="NAME=V1,V2,...",
+                   help="values of one parameter (repeatable); the sweep runs their product")
+    p.add_argument("-f", "--file", metavar="GRID.yaml", help="YAML file mapping parameter names to lists of values")
+    p.add_argument("-j", "--jobs", type=int, help="local worker processes (default: number of cores)")
+    p.add_argument("--out", help="output folder (default runs/<notebook>)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
+    p.add_argument("--allow-large", action="store_true", help="allow grids larger than the size limit")
+    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_sweep)
 
     p = sub.add_parser("build", help="execute the notebooks and build the HTML book into _build/html")
     p.add_argument("--clean", action="store_true", help="remove _build first")

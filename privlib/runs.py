@@ -14,6 +14,7 @@ into place only when the run succeeds.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import math
 import os
@@ -22,6 +23,7 @@ import shutil
 import tempfile
 import time
 from base64 import b64decode
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ __all__ = [
     "run_slug",
     "run_notebook",
     "extract_figures",
+    "privlib_fingerprint",
 ]
 
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool}
@@ -202,6 +205,17 @@ def run_slug(values: dict[str, Any]) -> str:
     return slug if len(slug) <= 120 else slug[:100] + "-" + str(abs(hash(slug)) % 10**8)
 
 
+def privlib_fingerprint(package: Path | None = None) -> str:
+    """SHA-256 of privlib's Python sources (this package's, or those under ``package``): it
+    changes whenever the library's code does."""
+    package = package or Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for f in sorted(package.rglob("*.py")):
+        digest.update(f.relative_to(package).as_posix().encode())
+        digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
 def extract_figures(notebook: Path, folder: Path) -> list[Path]:
     """Write every PNG output of an executed notebook to ``folder/figure-NN.png``."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
@@ -218,26 +232,29 @@ def extract_figures(notebook: Path, folder: Path) -> list[Path]:
 
 
 def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, out_dir: str | Path | None = None,
-                 kernel_name: str = "python3", timeout: int = 600, progress: bool = False) -> Path:
+                 kernel_name: str = "python3", timeout: int = 600, progress: bool = False,
+                 finalize: Callable[[Path, float], None] | None = None) -> Path:
     """Execute ``notebook`` with validated parameters through papermill.
 
     The executed notebook, its figures (``figure-NN.png``) and ``parameters.json`` are written to
     a temporary folder beside the destination and renamed to ``out_dir`` (default
     ``runs/<notebook>/<slug>``) only after a successful run. A failed run is moved to
     ``<out_dir>.failed`` for inspection and the error re-raised: nothing that looks finished is
-    left behind. Returns the run folder.
+    left behind. ``finalize(folder, seconds)``, if given, adds files to the temporary folder
+    before the rename. Returns the run folder.
     """
     import papermill  # book extra: imported only when a run is requested
     from traitlets.config import Config
 
     path = find_notebook(str(notebook))
     params = validate_parameters(path, values or {})
-    root = project_root()
-    dest = Path(out_dir) if out_dir else root / "runs" / path.stem / run_slug(params)
+    dest = Path(out_dir) if out_dir else project_root() / "runs" / path.stem / run_slug(params)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
-    # IPC transport: the kernel's sockets are local files, and it prints no TCP warning.
-    config = Config({"KernelManager": {"transport": "ipc"}})
+    # IPC transport: the kernel's sockets are local files (no TCP warning), in a short private
+    # folder of their own so that parallel runs never share sockets.
+    sockets = Path(tempfile.mkdtemp(prefix="pbk"))
+    config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "k")}})
     start = time.time()
     try:
         executed = tmp / path.name
@@ -245,13 +262,18 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
                                    cwd=str(path.parent), progress_bar=progress, execution_timeout=timeout,
                                    log_output=False, config=config)
         extract_figures(executed, tmp)
-        meta = {"notebook": path.name, "parameters": params, "seconds": round(time.time() - start, 3)}
+        seconds = time.time() - start
+        meta = {"notebook": path.name, "parameters": params, "seconds": round(seconds, 3)}
         (tmp / "parameters.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        if finalize is not None:
+            finalize(tmp, seconds)
     except BaseException:
         failed = dest.with_name(dest.name + ".failed")
         shutil.rmtree(failed, ignore_errors=True)
         tmp.rename(failed)
         raise
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
     if dest.exists():
         old = dest.with_name(f".{dest.name}.old")
         shutil.rmtree(old, ignore_errors=True)

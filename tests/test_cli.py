@@ -20,23 +20,6 @@ def _privbook(*args, cwd=ROOT, env=None):
                           text=True, env={**os.environ, **(env or {})}, timeout=600)
 
 
-@pytest.fixture()
-def tiny_project(tmp_path):
-    """A throwaway project with one small notebook that can be made to fail."""
-    (tmp_path / "_config.yml").write_text("title: tiny\n")
-    (tmp_path / "notebooks").mkdir()
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell("fail: bool = False  # raise on purpose\nscale: float = 2.0  # a number\n"
-                                       "label: str = 'x'  # a label\nseed: int = 0  # seed")
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params,
-                nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nplt.plot([0, 1], [0, scale])\nplt.show()"),
-                nbformat.v4.new_code_cell("if fail:\n    raise RuntimeError('asked to fail')\nprint(label, scale)")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, tmp_path / "notebooks" / "tiny.ipynb")
-    return tmp_path
-
-
 def test_list_shows_parameters_with_types_and_help():
     out = _privbook("list")
     assert out.returncode == 0, out.stderr

@@ -33,6 +33,14 @@ def test_first_code_cell_is_typed_parameters(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_papermill_reads_every_parameter(path):
+    import papermill
+
+    inferred = papermill.inspect_notebook(str(path))
+    assert set(inferred) == set(runs.notebook_parameters(path)), "papermill cannot parse some parameter lines"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_committed_with_outputs_and_without_errors(path):
     cells = _code_cells(path)
     runnable = [c for c in cells[1:] if "".join(c["source"]).strip()]

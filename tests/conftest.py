@@ -1,0 +1,25 @@
+"""Shared fixtures: a throwaway project with one small notebook, for CLI and sweep tests."""
+
+import nbformat
+import pytest
+
+
+@pytest.fixture()
+def tiny_project(tmp_path):
+    """A project root with ``notebooks/tiny.ipynb``: typed parameters, a figure, a claim, two
+    recorded results, and a switch that makes it fail."""
+    (tmp_path / "_config.yml").write_text("title: tiny\n")
+    (tmp_path / "notebooks").mkdir()
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("fail: bool = False  # raise on purpose\nscale: float = 2.0  # a number\n"
+                                       "label: str = 'x'  # a label\nseed: int = 0  # seed")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params,
+                nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nplt.plot([0, 1], [0, scale])\nplt.show()"),
+                nbformat.v4.new_code_cell("if fail:\n    raise RuntimeError('asked to fail')\nprint(label, scale)"),
+                nbformat.v4.new_code_cell("from privlib import claims, results\n"
+                                          "claims.show('curves/hockey-stick-supremum', k=3)"),
+                nbformat.v4.new_code_cell("display(results.record('double', 2 * scale))\nresults.record('label', label)")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, tmp_path / "notebooks" / "tiny.ipynb")
+    return tmp_path
