@@ -20,7 +20,8 @@ def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
-    if np.isnan(arr).any():
+    # one pass: the sum is NaN if any element is NaN (or if +inf and -inf both occur)
+    if np.isnan(arr.sum()) and np.isnan(arr).any():
         raise ValueError(f"{name} must not contain NaN")
     return arr
 
@@ -40,11 +41,14 @@ def real(
     ``low_open``/``high_open`` exclude the end points. Returns a float array.
     """
     arr = as_float_array(name, value)
-    if finite and not np.isfinite(arr).all():
+    if arr.size == 0:
+        return arr
+    if finite and not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite")
-    bad = (arr <= low) if low_open else (arr < low)
-    bad |= (arr >= high) if high_open else (arr > high)
-    if bad.any():
+    lo, hi = arr.min(), arr.max()
+    if (lo <= low if low_open else lo < low) or (hi >= high if high_open else hi > high):
+        bad = (arr <= low) if low_open else (arr < low)
+        bad |= (arr >= high) if high_open else (arr > high)
         left = "(" if low_open else "["
         right = ")" if high_open else "]"
         offender = arr[bad].flat[0]

@@ -84,15 +84,23 @@ def posterior(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64]
 
 def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
     """Pointwise maximal leakage ``l(X -> y) = log max_{x in supp P_X} P(y | x) / P_Y(y)`` of every
-    output (Theorem 1, the closed form of Definition 2.3); 0 for outputs of probability 0."""
+    output (Theorem 1, the closed form of Definition 2.3); 0 for outputs of probability 0.
+
+    ``P_Y`` is a sum of non-negative terms, so it is computed in linear space (one matrix
+    product, no cancellation); only outputs whose terms all underflow are redone in log-space.
+    """
     prior, channel = _prior_channel(prior, channel)
-    log_ch = _log(channel)
-    log_py = special.logsumexp(_log(prior)[..., :, None] + log_ch, axis=-2)
-    support = (prior > 0)[..., :, None]
-    log_max = np.where(support, log_ch, -np.inf).max(axis=-2)
-    with np.errstate(invalid="ignore"):
-        out = log_max - log_py
-    return np.where(np.isneginf(log_py), 0.0, np.maximum(out, 0.0))
+    p_y = np.matmul(prior[..., None, :], channel)[..., 0, :]
+    masked = channel if (prior > 0).all() else np.where((prior > 0)[..., :, None], channel, 0.0)
+    top = masked.max(axis=-2)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 for impossible outputs, set to 0 below
+        out = np.log(top) - np.log(p_y)
+    underflow = (p_y == 0) & (top > 0)
+    if underflow.any():
+        log_joint = _log(prior)[..., :, None] + _log(channel)
+        log_py = special.logsumexp(log_joint, axis=-2)
+        out = np.where(underflow, _log(top) - log_py, out)
+    return np.where(top == 0, 0.0, np.maximum(out, 0.0))
 
 
 def pml_sup(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
@@ -163,9 +171,10 @@ def threshold_query_leakage(n: ArrayLike, p: ArrayLike, answer: int = 0) -> NDAr
     if answer not in (0, 1):
         raise ValueError(f"answer must be 0 (no) or 1 (yes), got {answer!r}")
     k = np.floor(n_arr / 2.0)
-    log_no = stats.binom.logcdf(k, n_arr, p)
-    log_yes = stats.binom.logsf(k, n_arr, p)
-    return -(log_no if answer == 0 else log_yes)
+    if answer == 1:
+        return -stats.binom.logsf(k, n_arr, p)
+    # -log(1 - P(S > n/2)) from the small tail, accurate where P(S <= n/2) rounds to 1
+    return -np.log1p(-stats.binom.sf(k, n_arr, p))
 
 
 def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.float64]:
@@ -179,28 +188,48 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
     return -np.log1p(-np.exp(log_tail))
 
 
-def _log_count_mixture(n: int, theta: float, mech: LaplaceMechanism, y: NDArray[np.float64], z: int) -> NDArray[np.float64]:
-    """``log A_z(y)``: density of the noisy fraction given entry i = z, the other n-1 entries
-    i.i.d. Bernoulli(theta) (a binomial mixture of Laplace densities, in log-space)."""
-    k = np.arange(n)
-    log_w = stats.binom.logpmf(k, n - 1, theta)
-    return special.logsumexp(log_w[None, :] + mech.logpdf(y[:, None], (k[None, :] + z) / n), axis=1)
+def _log_binomial_weights(m: int, theta: float) -> NDArray[np.float64]:
+    """``log P(S = k)`` for ``S ~ Bin(m, theta)``, k = 0..m, from one ``gammaln`` evaluation."""
+    g = special.gammaln(np.arange(1, m + 2, dtype=float))  # g[i] = log i!
+    k = np.arange(m + 1)
+    return g[m] - g[k] - g[m - k] + k * np.log(theta) + (m - k) * np.log1p(-theta)
+
+
+def _log_sum_exp_close_to_max(t: NDArray[np.float64]) -> float:
+    """``log sum exp(t)`` exponentiating only the terms within 50 of the maximum: each dropped
+    term is below ``e^-50`` times the largest, so together they change the sum by less than
+    ``len(t) * 2e-22`` relative (2e-16 at ``len(t) = 10^6``)."""
+    top = t.max()
+    near = t[t > top - 50.0]
+    return float(top + np.log(np.exp(near - top).sum()))
 
 
 def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDArray[np.float64]:
     """``l(X_i -> y)`` for the Laplace mechanism answering the fraction of n i.i.d. entries that
-    satisfy a predicate of probability theta, with DP parameter epsilon (scale 1 / (n epsilon));
-    the set-up of Proposition 12. O(n) per output, in log-space; the shape of ``y``."""
+    satisfy a predicate of probability theta, with DP parameter epsilon (noise scale
+    ``b = 1 / (n epsilon)``); the set-up of Proposition 12.
+
+    Given entry i = z, the output density is the binomial mixture
+    ``A_z(y) = sum_k P(Bin(n-1, theta) = k) Lap_b(y - (k + z) / n)``; both mixtures share the
+    weights and the Laplace exponents at the positions j / n, so each output costs O(n) cheap
+    operations in log-space.
+    """
     n = v.integer("n", n, low=1)
     th = float(v.probability("theta", theta, open_ends=True))
     eps = float(v.positive("epsilon", epsilon))
     y_arr = v.real("y", y)
-    flat = np.atleast_1d(y_arr).ravel()
     mech = LaplaceMechanism(eps, sensitivity=1.0 / n)
-    log_a0 = _log_count_mixture(n, th, mech, flat, 0)
-    log_a1 = _log_count_mixture(n, th, mech, flat, 1)
-    log_py = np.logaddexp(np.log(th) + log_a1, np.log1p(-th) + log_a0)
-    return np.maximum(np.maximum(log_a0, log_a1) - log_py, 0.0).reshape(y_arr.shape)
+    log_w = _log_binomial_weights(n - 1, th)
+    positions = np.arange(n + 1) / n
+    out = np.empty(y_arr.size)
+    for idx, y_val in enumerate(np.atleast_1d(y_arr).ravel()):
+        # the Laplace log-density at every position; its constant -log(2b) cancels in the ratio
+        expo = -np.abs(y_val - positions) / mech.scale
+        log_a0 = _log_sum_exp_close_to_max(log_w + expo[:-1])
+        log_a1 = _log_sum_exp_close_to_max(log_w + expo[1:])
+        log_py = np.logaddexp(np.log(th) + log_a1, np.log1p(-th) + log_a0)
+        out[idx] = max(max(log_a0, log_a1) - log_py, 0.0)
+    return out.reshape(y_arr.shape)
 
 
 def laplace_count_pml_sup(theta: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
