@@ -62,7 +62,13 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     if (eps == -np.inf).any():
         raise ValueError("epsilon must be > -inf")
     loss = privacy_loss(p, q)
-    order = np.argsort(-loss, kind="stable")
+    # outputs already ordered by their loss (as for monotone likelihood ratios) need no sort
+    if (np.diff(loss) <= 0).all():
+        order = np.arange(loss.size)
+    elif (np.diff(loss) >= 0).all():
+        order = np.arange(loss.size)[::-1]
+    else:
+        order = np.argsort(-loss, kind="stable")
     loss_desc = loss[order]
     cum_p = np.concatenate(([0.0], np.cumsum(p[order])))
     cum_q = np.concatenate(([0.0], np.cumsum(q[order])))
