@@ -32,6 +32,7 @@ __all__ = [
     "laplace_sp_epsilon",
     "normal_approx_delta",
     "amplified_epsilon",
+    "output_densities",
 ]
 
 NOISES = ("gaussian", "laplace")
@@ -92,11 +93,17 @@ def pure_delta(epsilon: ArrayLike, n: int, pi: float) -> NDArray[np.float64]:
 
 
 def _noise_logsf(noise: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
-    return stats.norm.logsf(z) if noise == "gaussian" else stats.laplace.logsf(z)
+    """log P(N > z) of the standard noise. The Laplace tail is written out in log-space:
+    scipy's ``laplace.logsf`` and ``logpdf`` return -inf beyond |z| of about 745."""
+    if noise == "gaussian":
+        return stats.norm.logsf(z)
+    return np.where(z >= 0, -np.abs(z) - np.log(2.0), np.log1p(-0.5 * np.exp(-np.abs(z))))
 
 
 def _noise_logpdf(noise: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
-    return stats.norm.logpdf(z) if noise == "gaussian" else stats.laplace.logpdf(z)
+    if noise == "gaussian":
+        return stats.norm.logpdf(z)
+    return -np.abs(z) - np.log(2.0)
 
 
 def _noise_delta_plus(eps: float, n: int, pi: float, scale: float, noise: str) -> float:
@@ -189,3 +196,21 @@ def amplified_epsilon(epsilon: ArrayLike, lam: ArrayLike) -> NDArray[np.float64]
     eps = v.nonnegative("epsilon", epsilon)
     lam = v.probability("lam", lam)
     return np.log1p(lam * np.expm1(eps))
+
+
+def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str = "gaussian") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Densities of the noisy fraction at ``t`` given the critical entry positive (``p_+``) and
+    negative (``p_-``): binomial mixtures of shifted noise densities."""
+    t = np.atleast_1d(v.real("t", t))
+    n = v.integer("n", n, low=2)
+    pi = float(v.probability("pi", pi, open_ends=True))
+    scale = float(v.positive("scale", scale))
+    if noise not in NOISES:
+        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    k = np.arange(n)
+    log_w = stats.binom.logpmf(k, n - 1, pi)
+    keep = log_w > log_w.max() - _WINDOW
+    k, log_w = k[keep], log_w[keep]
+    plus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - (k + 1) / n) / scale), axis=1)
+    minus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - k / n) / scale), axis=1)
+    return np.exp(plus) / scale, np.exp(minus) / scale
