@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from privlib import _validate as v
+from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
 from privlib.mechanisms import LaplaceMechanism
 
 __all__ = [
@@ -189,19 +190,9 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
 
 
 def _log_binomial_weights(m: int, theta: float) -> NDArray[np.float64]:
-    """``log P(S = k)`` for ``S ~ Bin(m, theta)``, k = 0..m, from one ``gammaln`` evaluation."""
-    g = special.gammaln(np.arange(1, m + 2, dtype=float))  # g[i] = log i!
+    """``log P(S = k)`` for ``S ~ Bin(m, theta)``, k = 0..m."""
     k = np.arange(m + 1)
-    return g[m] - g[k] - g[m - k] + k * np.log(theta) + (m - k) * np.log1p(-theta)
-
-
-def _log_sum_exp_close_to_max(t: NDArray[np.float64]) -> float:
-    """``log sum exp(t)`` exponentiating only the terms within 50 of the maximum: each dropped
-    term is below ``e^-50`` times the largest, so together they change the sum by less than
-    ``len(t) * 2e-22`` relative (2e-16 at ``len(t) = 10^6``)."""
-    top = t.max()
-    near = t[t > top - 50.0]
-    return float(top + np.log(np.exp(near - top).sum()))
+    return log_binomial_coefficients(m) + k * np.log(theta) + (m - k) * np.log1p(-theta)
 
 
 def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDArray[np.float64]:
@@ -225,8 +216,8 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     for idx, y_val in enumerate(np.atleast_1d(y_arr).ravel()):
         # the Laplace log-density at every position; its constant -log(2b) cancels in the ratio
         expo = -np.abs(y_val - positions) / mech.scale
-        log_a0 = _log_sum_exp_close_to_max(log_w + expo[:-1])
-        log_a1 = _log_sum_exp_close_to_max(log_w + expo[1:])
+        log_a0 = logsumexp_near_max(log_w + expo[:-1])
+        log_a1 = logsumexp_near_max(log_w + expo[1:])
         log_py = np.logaddexp(np.log(th) + log_a1, np.log1p(-th) + log_a0)
         out[idx] = max(max(log_a0, log_a1) - log_py, 0.0)
     return out.reshape(y_arr.shape)

@@ -1,0 +1,294 @@
+"""Inferential privacy under correlated priors (Ghosh & Kleinberg, "Inferential privacy
+guarantees for differentially private mechanisms").
+
+An adversary's prior ``pi`` over databases ``x in {0,1}^n`` may correlate the individuals. The
+inferential privacy of individual i is the largest log-factor by which an output can move the
+posterior odds of ``x_i`` relative to its prior odds. For positively affiliated priors the worst
+case over all epsilon-DP mechanisms has the closed form of Theorem 3.4 (eq. (6)); for priors with
+bounded multiplicative influence Theorem 4.2 bounds it.
+
+Priors on small n are given as probability vectors over the ``2^n`` states, state ``s`` having
+``x_j = (s >> j) & 1`` (see :func:`states`). Sums are done in log-space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special
+
+from privlib import _validate as v
+from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
+
+__all__ = [
+    "states",
+    "ising_prior",
+    "product_prior",
+    "clones_prior",
+    "parity_prior",
+    "is_affiliated",
+    "inferential_privacy",
+    "exchangeable_inferential_privacy",
+    "beta_binomial_log_weights",
+    "tree_inferential_privacy",
+    "complete_tree_parents",
+    "regular_tree_sup",
+    "influence_matrix",
+    "ising_influence",
+    "theorem_4_2_bound",
+]
+
+MAX_ENUMERATED = 20
+
+
+def states(n: int) -> NDArray[np.int64]:
+    """All ``2^n`` databases as rows; row s has ``x_j = (s >> j) & 1``."""
+    n = v.integer("n", n, low=1, high=MAX_ENUMERATED)
+    s = np.arange(2**n)
+    return (s[:, None] >> np.arange(n)[None, :]) & 1
+
+
+def _eps_vector(epsilon: ArrayLike, n: int) -> NDArray[np.float64]:
+    eps = v.nonnegative("epsilon", epsilon)
+    if eps.ndim == 0:
+        return np.full(n, float(eps))
+    if eps.shape != (n,):
+        raise ValueError(f"epsilon must be a scalar or a vector of length {n}, got shape {eps.shape}")
+    return eps
+
+
+def ising_prior(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, field: ArrayLike = 0.0) -> NDArray[np.float64]:
+    """Ising prior ``pi(x) ∝ exp(sum_{uv} J_uv s_u s_v + sum_v h_v s_v)`` with spins ``s = 2x - 1``;
+    ferromagnetic (all ``J >= 0``) priors are positively affiliated (Remark 3.7)."""
+    x = states(n)
+    spins = 2 * x - 1
+    edges = [(int(a), int(b)) for a, b in edges]
+    for a, b in edges:
+        if not (0 <= a < n and 0 <= b < n) or a == b:
+            raise ValueError(f"edges must join two different nodes in [0, {n - 1}], got ({a}, {b})")
+    coupling = np.broadcast_to(v.real("coupling", coupling), (len(edges),))
+    field = np.broadcast_to(v.real("field", field), (n,))
+    energy = spins @ field
+    for (a, b), j in zip(edges, coupling):
+        energy = energy + j * spins[:, a] * spins[:, b]
+    return np.exp(energy - special.logsumexp(energy))
+
+
+def product_prior(p: ArrayLike) -> NDArray[np.float64]:
+    """Independent bits with ``P(x_j = 1) = p_j``."""
+    p = v.probability("p", p)
+    x = states(p.size)
+    return np.prod(np.where(x == 1, p, 1 - p), axis=1)
+
+
+def clones_prior(n: int, p: float = 0.5) -> NDArray[np.float64]:
+    """n identical bits ("clones", Section 2): mass p on all-ones and 1 - p on all-zeros."""
+    n = v.integer("n", n, low=1, high=MAX_ENUMERATED)
+    p = float(v.probability("p", p, open_ends=True))
+    prior = np.zeros(2**n)
+    prior[0], prior[-1] = 1 - p, p
+    return prior
+
+
+def parity_prior(k: int, m: int) -> NDArray[np.float64]:
+    """Appendix A.1: bit 0 and k blocks of m bits, uniform on the strings where every block's
+    parity plus ``x_0`` is even. Pairwise independent (so pairwise positively correlated, weakly)
+    but not affiliated. Block b occupies bits ``1 + b m .. (b + 1) m``."""
+    k = v.integer("k", k, low=1)
+    m = v.integer("m", m, low=2)
+    n = 1 + k * m
+    x = states(n)
+    ok = np.ones(len(x), dtype=bool)
+    for b in range(k):
+        ok &= (x[:, 0] + x[:, 1 + b * m:1 + (b + 1) * m].sum(axis=1)) % 2 == 0
+    return ok / ok.sum()
+
+
+def _check_prior(prior: ArrayLike) -> tuple[NDArray[np.float64], int]:
+    prior = v.pmf("prior", prior)
+    n = int(round(np.log2(prior.size)))
+    if prior.ndim != 1 or 2**n != prior.size:
+        raise ValueError(f"prior must be a vector over the 2^n states, got length {prior.size}")
+    return prior, n
+
+
+def is_affiliated(prior: ArrayLike, tol: float = 1e-12) -> bool:
+    """Definition 3.1: ``pi(x or y) pi(x and y) >= pi(x) pi(y)`` for all pairs of databases
+    (checked on all pairs, so priors with zeros are handled)."""
+    prior, n = _check_prior(prior)
+    s = np.arange(prior.size)
+    join = s[:, None] | s[None, :]
+    meet = s[:, None] & s[None, :]
+    return bool((prior[join] * prior[meet] >= prior[:, None] * prior[None, :] - tol).all())
+
+
+def inferential_privacy(prior: ArrayLike, epsilon: ArrayLike, i: int) -> float:
+    """Theorem 3.4, eq. (6): the worst-case inferential privacy of individual i over all
+    epsilon-DP mechanisms when the prior is positively affiliated,
+
+    ``max_z log E_{pi_z}[e^{-eps.|x - z1|}] - log E_{pi_{1-z}}[e^{-eps.|x - z1|}]``
+
+    (the acceptance probability of a maximally z-biased mechanism). For other priors it is the
+    inferential privacy of that mechanism, a lower bound on the worst case."""
+    prior, n = _check_prior(prior)
+    i = v.integer("i", i, low=0, high=n - 1)
+    eps = _eps_vector(epsilon, n)
+    x = states(n)
+    with np.errstate(divide="ignore"):
+        log_pi = np.log(prior)
+    best = -np.inf
+    for z in (0, 1):
+        log_accept = -(np.abs(x - z) @ eps)
+        same, other = x[:, i] == z, x[:, i] != z
+        num = special.logsumexp(log_pi[same] + log_accept[same]) - special.logsumexp(log_pi[same])
+        den = special.logsumexp(log_pi[other] + log_accept[other]) - special.logsumexp(log_pi[other])
+        best = max(best, float(num - den))
+    return best
+
+
+def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]:
+    """``log w_k``: the probability of one particular database with k ones under the
+    Beta(a, b) mixture of i.i.d. Bernoulli bits (an exchangeable, affiliated prior)."""
+    n = v.integer("n", n, low=1)
+    a = float(v.positive("a", a))
+    b = float(v.positive("b", b))
+    k = np.arange(n + 1)
+    return special.betaln(a + k, b + n - k) - special.betaln(a, b)
+
+
+def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> float:
+    """Eq. (6) for an exchangeable prior ``pi(x) = w_{|x|}`` (``log_weights[k] = log w_k``,
+    k = 0..n) with uniform epsilon, in O(n): the sums over databases become sums over the number
+    of ones with binomial multiplicities."""
+    log_w = v.real("log_weights", log_weights, finite=False)
+    if log_w.ndim != 1 or log_w.size < 2:
+        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    eps = float(v.nonnegative("epsilon", epsilon))
+    n = log_w.size - 1
+    k = np.arange(n + 1)
+    # multiplicities of databases with k ones and x_i = 1: C(n-1, k-1) = C(n, k) k / n;
+    # with x_i = 0: C(n-1, k) = C(n, k) (n - k) / n (one gammaln pass for both)
+    base = log_binomial_coefficients(n) + log_w - np.log(n)
+    with np.errstate(divide="ignore"):
+        log_k = np.log(k)
+    log_1 = base + log_k
+    log_0 = base + log_k[::-1]  # log(n - k)
+    norm_1, norm_0 = logsumexp_near_max(log_1), logsumexp_near_max(log_0)
+
+    def log_mean(log_c: NDArray[np.float64], norm: float, tilt: NDArray[np.float64]) -> float:
+        return logsumexp_near_max(log_c + tilt) - norm
+
+    # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
+    up, down = eps * k, -eps * k
+    nu_1 = log_mean(log_1, norm_1, up) - log_mean(log_0, norm_0, up)
+    nu_0 = log_mean(log_0, norm_0, down) - log_mean(log_1, norm_1, down)
+    return max(nu_0, nu_1)
+
+
+def _u(h: NDArray[np.float64], beta: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Cavity message ``artanh(tanh(beta) tanh(h))``, written stably as
+    ``(log cosh(h + beta) - log cosh(h - beta)) / 2``."""
+    def log_cosh(t: NDArray[np.float64]) -> NDArray[np.float64]:
+        t = np.abs(t)
+        return t + np.log1p(np.exp(-2 * t)) - np.log(2.0)
+
+    return 0.5 * (log_cosh(h + beta) - log_cosh(h - beta))
+
+
+def tree_inferential_privacy(parents: ArrayLike, beta: float, epsilon: float) -> float:
+    """Eq. (19) on a zero-field Ising tree (the "Zeus" family) by belief propagation, O(n):
+    the root's worst-case inferential privacy is ``2 H_root``, the cavity field at the root under
+    the external field ``eps / 2`` at every node. ``parents[v]`` is the parent of node v
+    (``-1`` for the root, node 0), listed so that parents come before children."""
+    parents = np.asarray(parents)
+    if parents.ndim != 1 or parents.size == 0 or not np.issubdtype(parents.dtype, np.integer):
+        raise ValueError("parents must be a non-empty integer vector")
+    if parents[0] != -1 or (parents[1:] < 0).any() or (parents[1:] >= np.arange(1, parents.size)).any():
+        raise ValueError("parents must list the root (node 0, parent -1) first and every parent before its children")
+    beta = float(v.nonnegative("beta", beta))
+    h = float(v.nonnegative("epsilon", epsilon)) / 2.0
+    field = np.full(parents.size, h)
+    # depth of every node by vector passes (parents come first), then leaves to root level by level
+    depth = np.zeros(parents.size, dtype=np.int64)
+    safe_parent = np.where(parents < 0, 0, parents)
+    for _ in range(parents.size):
+        new_depth = np.where(parents < 0, 0, depth[safe_parent] + 1)
+        if np.array_equal(new_depth, depth):
+            break
+        depth = new_depth
+    for level in range(int(depth.max()), 0, -1):
+        nodes = np.flatnonzero(depth == level)
+        np.add.at(field, parents[nodes], _u(field[nodes], beta))
+    return float(2.0 * field[0])
+
+
+def complete_tree_parents(branching: int, depth: int) -> NDArray[np.int64]:
+    """Parent vector of the complete b-ary tree of the given depth, in breadth-first order."""
+    b = v.integer("branching", branching, low=1)
+    depth = v.integer("depth", depth, low=0)
+    size = sum(b**level for level in range(depth + 1))
+    idx = np.arange(size)
+    return np.where(idx == 0, -1, (idx - 1) // b)
+
+
+def regular_tree_sup(degree: int, beta: float, epsilon: float, iterations: int = 10_000) -> float:
+    """Worst case over finite trees of maximum degree D (zero-field Ising, uniform epsilon): the
+    limit over balls of the D-regular tree, ``2 (h + D u(H*))`` with H* the largest fixed point of
+    ``H = h + (D - 1) u(H)``, ``h = eps / 2`` (iterated from above)."""
+    d = v.integer("degree", degree, low=2)
+    beta = float(v.nonnegative("beta", beta))
+    h = float(v.nonnegative("epsilon", epsilon)) / 2.0
+    field = h + (d - 1) * beta + 1.0  # above every fixed point, since u(H) <= beta
+    for _ in range(iterations):
+        new = h + (d - 1) * _u(field, beta)
+        if abs(new - field) < 1e-15:
+            break
+        field = new
+    return float(2.0 * (h + d * _u(field, beta)))
+
+
+def influence_matrix(prior: ArrayLike) -> NDArray[np.float64]:
+    """Definition 4.1: ``gamma_ij = 1/2 max log P(x_i = a | x_-i) / P(x_i = a | x'_-i)`` over
+    conditioning databases that differ only in bit j (binary alphabets; ``inf`` where a
+    conditional probability is 0)."""
+    prior, n = _check_prior(prior)
+    s = np.arange(prior.size)
+    gamma = np.zeros((n, n))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n):
+            bit_i = 1 << i
+            low = s[(s & bit_i) == 0]  # states with x_i = 0; partner low | bit_i has x_i = 1
+            total = prior[low] + prior[low | bit_i]
+            log_cond = np.log(np.stack([prior[low], prior[low | bit_i]]) / total)  # [a, configuration of x_-i]
+            for j in range(n):
+                if j == i:
+                    continue
+                bit_j = 1 << j
+                a_side = (low & bit_j) == 0
+                partner = np.searchsorted(low, low[a_side] | bit_j)
+                diff = np.abs(log_cond[:, a_side] - log_cond[:, partner])
+                gamma[i, j] = 0.5 * np.nan_to_num(diff, nan=np.inf).max()
+    return gamma
+
+
+def ising_influence(beta: ArrayLike, degree: ArrayLike) -> NDArray[np.float64]:
+    """Closed form of Definition 4.1 for a zero-field Ising edge (i, j) with coupling beta and
+    node i of degree D: ``(log(1 + e^{2 beta D}) - log(1 + e^{2 beta (D - 2)})) / 2``."""
+    beta = v.nonnegative("beta", beta)
+    d = v.real("degree", degree, low=1.0)
+    return 0.5 * (np.logaddexp(0.0, 2 * beta * d) - np.logaddexp(0.0, 2 * beta * (d - 2)))
+
+
+def theorem_4_2_bound(gamma: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
+    """Theorem 4.2: if the influence matrix has spectral norm below 1, every mechanism with
+    individual DP parameters eps_j has ``nu_i <= 2 sum_j [(I - Gamma)^{-1}]_ij eps_j``."""
+    gamma = v.real("gamma", gamma, low=0.0)
+    if gamma.ndim != 2 or gamma.shape[0] != gamma.shape[1]:
+        raise ValueError(f"gamma must be a square matrix, got shape {gamma.shape}")
+    norm = np.linalg.norm(gamma, 2)
+    if norm >= 1:
+        raise ValueError(f"gamma must have spectral norm below 1, got {norm:.4g}")
+    eps = _eps_vector(epsilon, gamma.shape[0])
+    return 2.0 * np.linalg.solve(np.eye(gamma.shape[0]) - gamma, eps)
