@@ -1,0 +1,81 @@
+"""privlib.affiliation: anchor values, brute force against the fast paths, properties, bad input."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from privlib import affiliation
+
+
+def test_anchor_values():
+    path = affiliation.ising_prior(4, [(0, 1), (1, 2), (2, 3)], 0.5)
+    assert affiliation.inferential_privacy(path, 0.5, 0) == pytest.approx(0.8649454596814774, abs=1e-12)
+    grid_edges = [(r * 3 + c, r * 3 + c + 1) for r in range(3) for c in range(2)] + [(r * 3 + c, (r + 1) * 3 + c) for r in range(2) for c in range(3)]
+    grid = affiliation.ising_prior(9, grid_edges, 0.5)
+    assert affiliation.inferential_privacy(grid, 0.2, 4) == pytest.approx(1.0677511014162206, abs=1e-12)
+
+
+def test_clones_and_product():
+    assert affiliation.inferential_privacy(affiliation.clones_prior(4), 0.25, 2) == pytest.approx(1.0)
+    prior = affiliation.product_prior([0.2, 0.5, 0.9])
+    assert affiliation.inferential_privacy(prior, [0.1, 0.2, 0.3], 1) == pytest.approx(0.2)
+
+
+def test_exchangeable_matches_enumeration():
+    n = 8
+    log_w = affiliation.beta_binomial_log_weights(n, 1.5, 3.0)
+    x = affiliation.states(n)
+    prior = np.exp(log_w[x.sum(axis=1)])
+    assert prior.sum() == pytest.approx(1.0)
+    assert affiliation.exchangeable_inferential_privacy(log_w, 0.3) == pytest.approx(affiliation.inferential_privacy(prior, 0.3, 0), abs=1e-12)
+
+
+def test_exchangeable_dragnet_grows_like_log_n():
+    values = [affiliation.exchangeable_inferential_privacy(affiliation.beta_binomial_log_weights(n, 2, 2), 0.2) for n in (10, 100, 1000)]
+    np.testing.assert_allclose(values, [0.5514983168795509, 2.377373301777485, 4.703389485727968], atol=1e-10)
+
+
+def test_zeus_tree_anchors():
+    beta = 0.5 * np.log(0.7 / 0.3)
+    got = [affiliation.tree_inferential_privacy(affiliation.complete_tree_parents(2, depth), beta, 0.1) for depth in (0, 1, 2, 5)]
+    np.testing.assert_allclose(got, [0.1, 0.1799, 0.2436, 0.365], atol=5e-5)
+
+
+def test_affiliation_checks():
+    assert affiliation.is_affiliated(affiliation.ising_prior(4, [(0, 1), (2, 3)], 0.4, [0.3, -0.1, 0, 0.2]))
+    assert not affiliation.is_affiliated(affiliation.ising_prior(3, [(0, 1)], -0.4))
+    assert not affiliation.is_affiliated(affiliation.parity_prior(1, 2))
+    assert affiliation.is_affiliated(affiliation.clones_prior(3))
+
+
+def test_ising_influence_range():
+    g = affiliation.ising_influence(0.3, np.arange(1, 8))
+    assert g[0] == pytest.approx(0.3) and (g >= 0.3 - 1e-15).all() and (g <= 0.6).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), eps=st.floats(0.01, 2.0))
+def test_ferromagnetic_formula_between_eps_and_n_eps(seed, eps):
+    rng = np.random.default_rng(seed)
+    n = 5
+    edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.5]
+    prior = affiliation.ising_prior(n, edges, rng.uniform(0, 1, len(edges)), rng.normal(0, 0.5, n))
+    nu = affiliation.inferential_privacy(prior, eps, int(rng.integers(n)))
+    # at least the individual's own epsilon (FKG), at most the clones' n epsilon
+    assert eps - 1e-9 <= nu <= n * eps + 1e-9
+
+
+@pytest.mark.parametrize("call, exc, fragment", [
+    (lambda: affiliation.states(0), ValueError, "n must be an integer in"),
+    (lambda: affiliation.inferential_privacy(np.full(8, 1 / 8), -0.1, 0), ValueError, "epsilon must lie in"),
+    (lambda: affiliation.inferential_privacy(np.full(8, 1 / 8), 0.1, 3), ValueError, r"i must be an integer in \[0, 2\]"),
+    (lambda: affiliation.inferential_privacy(np.full(6, 1 / 6), 0.1, 0), ValueError, "2\\^n states"),
+    (lambda: affiliation.inferential_privacy(np.full(8, 1 / 8), [0.1, 0.2], 0), ValueError, "vector of length 3"),
+    (lambda: affiliation.ising_prior(3, [(0, 3)], 0.5), ValueError, "edges must join"),
+    (lambda: affiliation.theorem_4_2_bound(np.array([[0, 2.0], [2.0, 0]]), 0.1), ValueError, "spectral norm below 1"),
+    (lambda: affiliation.tree_inferential_privacy([0, 0], 0.5, 0.1), ValueError, "parents must list the root"),
+])
+def test_bad_input(call, exc, fragment):
+    with pytest.raises(exc, match=fragment):
+        call()
