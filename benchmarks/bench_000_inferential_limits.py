@@ -11,17 +11,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from _timing import median_seconds
 
 from privlib import intervals, mechanisms
 
 
-def median_seconds(func, repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def straightforward(t, n, eps):

@@ -13,17 +13,11 @@ import math
 import time
 
 import numpy as np
+from _timing import median_seconds
 
 from privlib import leakage
 
 
-def median_seconds(func, repeat: int = 7) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def loop_pml(prior, channel):

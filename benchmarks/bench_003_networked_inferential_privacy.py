@@ -14,18 +14,12 @@ import math
 import time
 
 import numpy as np
+from _timing import median_seconds
 
 from privlib import affiliation
 from privlib.verify.networked_inferential_privacy import worst_case_lp
 
 
-def median_seconds(func, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def loop_exchangeable(log_w, eps):

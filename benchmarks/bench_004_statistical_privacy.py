@@ -17,18 +17,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import median_seconds
 from scipy import stats
 
 from privlib import statistical
 
 
-def median_seconds(func, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def naive_pure(eps, n, pi):

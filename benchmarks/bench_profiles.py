@@ -12,18 +12,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from _timing import median_seconds
 from scipy import stats
 
 from privlib import mechanisms, profiles
 
 
-def median_seconds(func, repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
 
 
 def main() -> None:

@@ -321,6 +321,14 @@ def _ledger_rows(results: list[ClaimResult]) -> list[list[str]]:
     return rows
 
 
+def _summary_line(results: list[ClaimResult]) -> str:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no claims registered yet"
+    return f"{len(results)} claims: {summary}."
+
+
 def ledger_markdown(results: list[ClaimResult] | None = None) -> str:
     """The verification ledger as a Markdown table (used by ``privbook ledger``)."""
     results = run_all() if results is None else results
@@ -328,11 +336,7 @@ def ledger_markdown(results: list[ClaimResult] | None = None) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in _ledger_rows(results):
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no claims registered yet"
-    return "\n".join(lines) + f"\n\n{len(results)} claims: {summary}.\n"
+    return "\n".join(lines) + f"\n\n{_summary_line(results)}\n"
 
 
 class _Ledger:
@@ -353,11 +357,7 @@ class _Ledger:
             status = row[-1]
             cells = "".join(f"<td>{html.escape(c)}</td>" for c in row[:-1])
             body += f"<tr>{cells}<td class='claim-status claim-{html.escape(status.lower())}'>{html.escape(status)}</td></tr>"
-        counts: dict[str, int] = {}
-        for r in self.results:
-            counts[r.status] = counts.get(r.status, 0) + 1
-        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no claims registered yet"
-        return (f"<p>{len(self.results)} claims: {html.escape(summary)}.</p>"
+        return (f"<p>{html.escape(_summary_line(self.results))}</p>"
                 f"<table class='ledger'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 

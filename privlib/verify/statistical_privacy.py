@@ -31,6 +31,18 @@ def exact_laws(n: int, m: int, pi: Fraction) -> tuple[list[Fraction], list[Fract
     return plus, minus
 
 
+def exact_utility_loss(n: int, m: int, pi: Fraction) -> Fraction:
+    """E[(subsample fraction - database fraction)^2] over every database and every subsample of
+    size m, in exact rational arithmetic."""
+    subsets = list(itertools.combinations(range(n), m))
+    loss = Fraction(0)
+    for db in itertools.product([0, 1], repeat=n):
+        weight = math.prod(pi if x else 1 - pi for x in db)
+        y = Fraction(sum(db), n)
+        loss += weight * sum((Fraction(sum(db[i] for i in s), m) - y) ** 2 for s in subsets) / len(subsets)
+    return loss
+
+
 def _exact_delta(p: list[Fraction], q: list[Fraction], eps: float) -> float:
     """max of both hockey-stick sums, each term exact up to the one rounding of e^eps."""
     e = Fraction(math.exp(eps))
@@ -173,14 +185,8 @@ def lemma_7(n: int = 7) -> Evidence:
     pi = Fraction(2, 7)
     observed, reference = [], []
     for m in range(1, n + 1):
-        subsets = list(itertools.combinations(range(n), m))
-        loss = Fraction(0)
-        for db in itertools.product([0, 1], repeat=n):
-            weight = math.prod(pi if x else 1 - pi for x in db)
-            y = Fraction(sum(db), n)
-            loss += weight * sum((Fraction(sum(db[i] for i in s), m) - y) ** 2 for s in subsets) / len(subsets)
         observed.append(float(statistical.subsampling_utility_loss(n, m, float(pi))))
-        reference.append(float(loss))
+        reference.append(float(exact_utility_loss(n, m, pi)))
     return close(observed, reference, rtol=1e-14, atol=1e-17)
 
 
@@ -189,11 +195,7 @@ def lemma_7(n: int = 7) -> Evidence:
        method="the utility loss of subsampling from exact enumeration (n = 7, m = 3) against the variance of each noise level")
 def erratum_e8(n: int = 7, m: int = 3) -> Evidence:
     pi = Fraction(2, 7)
-    subsets = list(itertools.combinations(range(n), m))
-    loss = Fraction(0)
-    for db in itertools.product([0, 1], repeat=n):
-        weight = math.prod(pi if x else 1 - pi for x in db)
-        loss += weight * sum((Fraction(sum(db[i] for i in s), m) - Fraction(sum(db), n)) ** 2 for s in subsets) / len(subsets)
+    loss = exact_utility_loss(n, m, pi)
     lam, p = m / n, float(pi)
     printed = p * (1 - p) * (1 / lam - 1 / n)
     corrected = np.sqrt(p * (1 - p) * (1 / (lam * n) - 1 / n))
