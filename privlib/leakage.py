@@ -35,6 +35,8 @@ __all__ = [
     "laplace_count_pml_bound",
     "dp_budget_for_pml",
     "correlated_count_pml_sup",
+    "quantized_mean_min_entropy",
+    "set_partitions",
 ]
 
 
@@ -275,3 +277,50 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
         return np.maximum(m0, m1) - mix
 
     return np.maximum(tail(1.0, log_ap), tail(-1.0, log_am))
+
+
+def quantized_mean_min_entropy(n: int, support: ArrayLike, probs: ArrayLike, cells: int = 10) -> float:
+    """Example 3.1: min-entropy of the sample mean of n i.i.d. draws, quantised to ``cells``
+    equal cells of [0, 1] (cell ``min(floor(cells t), cells - 1)``). The support must lie on a
+    lattice ``k / L``; the law of the sum is an exact convolution power on that lattice."""
+    n = v.integer("n", n, low=1)
+    support = v.real("support", support, low=0.0, high=1.0)
+    probs = v.pmf("probs", probs)
+    cells = v.integer("cells", cells, low=1)
+    if support.shape != probs.shape:
+        raise ValueError("support and probs must have the same length")
+    for lattice in range(1, 1001):
+        steps = support * lattice
+        if np.allclose(steps, np.round(steps), atol=1e-9):
+            break
+    else:
+        raise ValueError("support must lie on a lattice k / L with L <= 1000")
+    kernel = np.zeros(int(round(steps.max())) + 1)
+    np.add.at(kernel, np.round(steps).astype(int), probs)
+    law = np.array([1.0])
+    power, base, k = law, kernel, n
+    while k:  # exponentiation by squaring of the convolution
+        if k & 1:
+            power = np.convolve(power, base)
+        base = np.convolve(base, base)
+        k >>= 1
+    means = np.arange(power.size) / (lattice * n)
+    cell = np.minimum(np.floor(means * cells + 1e-12).astype(int), cells - 1)
+    mass = np.bincount(cell, weights=power, minlength=cells)
+    return float(-np.log(mass.max()))
+
+
+def set_partitions(k: int) -> list[NDArray[np.int64]]:
+    """Every partition of {0, ..., k-1} as a label vector (restricted growth strings)."""
+    k = v.integer("k", k, low=1, high=10)
+    out: list[NDArray[np.int64]] = []
+
+    def grow(prefix: list[int], top: int) -> None:
+        if len(prefix) == k:
+            out.append(np.array(prefix))
+            return
+        for label in range(top + 2):
+            grow(prefix + [label], max(top, label))
+
+    grow([0], 0)
+    return out

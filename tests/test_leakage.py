@@ -134,3 +134,14 @@ def test_prop12_bound_between_linearization_and_dp(p, eps):
 def test_bad_input(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
         call()
+
+
+def test_quantized_mean_hand_values_and_boundary_trap():
+    got = [leakage.quantized_mean_min_entropy(n, [0, 0.25, 1], [0.5, 0.3, 0.2]) for n in (1, 10, 50, 200)]
+    np.testing.assert_allclose(got, [np.log(2), 1.1430, 0.5080, 0.2012], atol=5e-5)
+    # a mean on a cell edge never becomes predictable
+    assert leakage.quantized_mean_min_entropy(1000, [0, 0.5, 1], [0.3, 0.4, 0.3]) == pytest.approx(0.6770, abs=5e-5)
+
+
+def test_set_partitions_are_the_bell_numbers():
+    assert [len(leakage.set_partitions(k)) for k in range(1, 7)] == [1, 2, 5, 15, 52, 203]

@@ -325,3 +325,21 @@ def prop_12(n: int = 8, p: float = 0.2, epsilon: float = 1.0) -> Evidence:
     thetas = np.linspace(p, 1 - p, 13)
     sup = max(float(_count_pml_by_enumeration(n, th, epsilon, y).max()) for th in thetas)
     return close(leakage.laplace_count_pml_bound(p, epsilon), sup, atol=1e-10, rtol=0.0)
+
+
+@claim("001/ex-3-1", item="Example 3.1",
+       statement="The quantised sample mean is a global feature: its min-entropy tends to 0 with n (not monotonically), while one row keeps min-entropy H_inf(P) for every n.",
+       method="Monte Carlo estimate of the modal cell's probability (2e5 sample means per n, tolerance 5 standard errors) against the exact lattice convolution")
+def ex_3_1(seed: int = 31) -> Evidence:
+    rng = np.random.default_rng(seed)
+    support, probs = np.array([0.0, 0.25, 1.0]), np.array([0.5, 0.3, 0.2])
+    exact, mc, tol = [], [], []
+    for n in (1, 10, 50, 200):
+        exact.append(np.exp(-leakage.quantized_mean_min_entropy(n, support, probs)))
+        counts = rng.multinomial(n, probs, size=200_000)
+        cell = np.minimum(np.floor((counts @ support) / n * 10 + 1e-12).astype(int), 9)
+        freq = np.bincount(cell, minlength=10) / cell.size
+        mc.append(freq.max())
+        tol.append(5 * np.sqrt(freq.max() * (1 - freq.max()) / cell.size))
+    return close(mc, exact, atol=float(max(tol)), rtol=0.0,
+                 detail="modal-cell probabilities at n = 1, 10, 50, 200 (min-entropy 0.693, 1.143, 0.508, 0.201)")
