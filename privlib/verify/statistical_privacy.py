@@ -249,3 +249,125 @@ def conjecture(seed: int = 0) -> Evidence:
                     lhs.append(float(statistical.subsampling_delta(statistical.amplified_epsilon(eps, lam), n, m, pi)))
                     rhs.append(lam * float(statistical.pure_delta(eps, m, pi)) if m > 1 else lam * 1.0)
     return at_most(lhs, rhs, atol=1e-12)
+
+
+def _threshold_sums(eps: float, n: int, m: int, pi: float) -> tuple[np.ndarray, np.ndarray]:
+    """The summands P_+(j) - e^eps P_-(j) and P_-(j) - e^eps P_+(j) of Theorems 4.1 and 4.2."""
+    log_p, log_q = statistical.subsampling_laws(n, m, pi)
+    p, q = np.exp(log_p), np.exp(log_q)
+    return p - np.exp(eps) * q, q - np.exp(eps) * p
+
+
+@claim("004/erratum-e2-e3", item="Theorem 4.1 (delta_- limit and binding caps)", kind="erratum",
+       statement="The printed delta_- sums up to ceil(j_-*) and uses capped thresholds; the ceiling adds a negative term and a binding cap yields a negative 'delta'. Summing up to floor(j_-*) (and nothing when the threshold leaves [0, m]) equals the definition.",
+       method="printed and corrected threshold sums against the definition-level hockey stick at (n, m, pi, eps) = (1000, 100, 0.3, 0.05) and (100, 10, 0.2, 0.3)")
+def erratum_e2_e3() -> Evidence:
+    observed, reference, printed = [], [], []
+    for n, m, pi, eps in ((1000, 100, 0.3, 0.05), (100, 10, 0.2, 0.3)):
+        lam, xi = m / n, pi / (1 - pi)
+        _, minus = _threshold_sums(eps, n, m, pi)
+        gamma = (1 - np.exp(-eps)) / (1 + np.exp(-eps) * xi) / lam
+        j_minus = pi * m * (1 - gamma)                               # uncapped threshold
+        j = np.arange(m + 1)
+        corrected = float(minus[j <= np.floor(j_minus)].sum()) if j_minus >= 0 else 0.0
+        capped = max(j_minus, 0.0)                                    # the printed cap keeps j = 0
+        printed.append(float(minus[j <= math.ceil(capped)].sum()))
+        observed.append(corrected)
+        reference.append(float(np.clip(minus, 0, None).sum()))
+    if not all(p < r - 1e-6 for p, r in zip(printed, reference)):
+        return holds(False, detail=f"printed sums {printed} do not fall below the definition {reference}")
+    return close(observed, reference, rtol=1e-12, atol=1e-15,
+                 detail="printed delta_- = " + ", ".join(f"{p:.4g}" for p in printed))
+
+
+@claim("004/erratum-e5-e6", item="Theorem 4.2 (thresholds)", kind="erratum",
+       statement="Theorem 4.2's threshold is printed as 1 + (e^eps - 1)/(1 + e^eps xi) n pi; it must be (1 + (e^eps - 1)/(1 + e^eps xi)) n pi. The restriction 'eps <= ln 2' is not needed: the corrected sums equal the definition for eps = 1 and 2 too.",
+       method="the threshold sums with the corrected and the printed thresholds against the definition-level hockey stick (n = 200, pi = 0.3)")
+def erratum_e5_e6(n: int = 200, pi: float = 0.3) -> Evidence:
+    xi = pi / (1 - pi)
+    observed, reference, printed = [], [], []
+    j = np.arange(n + 1)
+    for eps in (0.05, 0.3, 1.0, 2.0):
+        plus, minus = _threshold_sums(eps, n, n, pi)
+        j_plus = (1 + np.expm1(eps) / (1 + np.exp(eps) * xi)) * n * pi
+        j_minus = (1 + np.expm1(-eps) / (1 + np.exp(-eps) * xi)) * n * pi
+        corrected = max(float(plus[j >= math.ceil(j_plus)].sum()), float(minus[j <= math.floor(j_minus)].sum()))
+        j_plus_printed = 1 + np.expm1(eps) / (1 + np.exp(eps) * xi) * n * pi
+        printed.append(float(plus[j >= math.ceil(j_plus_printed)].sum()))
+        observed.append(corrected)
+        reference.append(float(statistical.pure_delta(eps, n, pi)))
+    return close(observed, reference, rtol=1e-10, atol=1e-15,
+                 detail="delta_+ with the printed threshold: " + ", ".join(f"{p:.3g}" for p in printed))
+
+
+@claim("004/lemma-2-3", item="Lemmas 2 and 3",
+       statement="sup over events S of P_+(S) - e^eps P_-(S) is the hockey-stick sum, attained at S = {P_+ >= e^eps P_-}; (eps, delta)-SP holds iff delta is at least both directions.",
+       method="enumeration of all 2^(m+1) output events of subsampling (n = 40, m = 10) at 4 epsilons and 3 values of pi")
+def lemma_2_3(n: int = 40, m: int = 10) -> Evidence:
+    events = np.array(list(itertools.product([0, 1], repeat=m + 1)), dtype=float)
+    observed, reference = [], []
+    for pi in (0.1, 0.3, 0.5):
+        log_p, log_q = statistical.subsampling_laws(n, m, pi)
+        p, q = np.exp(log_p), np.exp(log_q)
+        for eps in (0.0, 0.05, 0.2, 0.8):
+            brute = max((events @ p - np.exp(eps) * (events @ q)).max(), (events @ q - np.exp(eps) * (events @ p)).max())
+            observed.append(float(statistical.subsampling_delta(eps, n, m, pi)))
+            reference.append(float(brute))
+    return close(observed, reference, atol=1e-14, rtol=0.0)
+
+
+@claim("004/lemma-1", item="Lemma 1", kind="illustrated",
+       statement="Statistical privacy survives post-processing and mixtures: coarsening or randomly re-mapping the output, or mixing two subsampling rates, never raises delta above the worse of its parts.",
+       method="subsampling laws (n = 200, m = 40, pi = 0.3) pushed through a random column-stochastic matrix and a coarsening, and a 50/50 mixture with m = 80, at 5 epsilons")
+def lemma_1(seed: int = 11) -> Evidence:
+    rng = np.random.default_rng(seed)
+    n, m, pi = 200, 40, 0.3
+    from privlib import profiles
+
+    log_p, log_q = statistical.subsampling_laws(n, m, pi)
+    p, q = np.exp(log_p), np.exp(log_q)
+    eps = np.array([0.0, 0.02, 0.05, 0.1, 0.3])
+    base = np.maximum(profiles.hockey_stick(p, q, eps), profiles.hockey_stick(q, p, eps))
+    g = rng.dirichlet(np.ones(7), size=m + 1)                # random post-processing kernel
+    coarse = np.eye(m // 5 + 1)[np.arange(m + 1) // 5]       # bucket j into j // 5
+    after = [np.maximum(profiles.hockey_stick(p @ k, q @ k, eps), profiles.hockey_stick(q @ k, p @ k, eps)) for k in (g, coarse)]
+    log_p2, log_q2 = statistical.subsampling_laws(n, 2 * m, pi)
+    p2, q2 = np.zeros(2 * m + 1), np.zeros(2 * m + 1)
+    # the mixture's output is the sample fraction j/m on a common grid of 2m + 1 values
+    p2 += 0.5 * np.exp(log_p2)
+    q2 += 0.5 * np.exp(log_q2)
+    p2[::2] += 0.5 * p
+    q2[::2] += 0.5 * q
+    mix = np.maximum(profiles.hockey_stick(p2, q2, eps), profiles.hockey_stick(q2, p2, eps))
+    other = statistical.subsampling_delta(eps, n, 2 * m, pi)
+    return at_most(np.r_[after[0], after[1], mix], np.r_[base, base, np.maximum(base, other)], atol=1e-14)
+
+
+@claim("004/lemma-6", item="Lemma 6",
+       statement="With Gaussian noise the SP delta is approximately the Gaussian DP curve with the internal noise added: standard deviation sqrt(sigma^2 + pi(1-pi)(n-1)/n^2). Good at n pi large, poor at n pi near 1.",
+       method="the exact delta from the definition (monotone-ratio root search) at n = 1000, nu = 1: relative error below 1e-3 at pi = 0.5 and above 1% at pi = 0.001")
+def lemma_6(n: int = 1000, epsilon: float = 0.01) -> Evidence:
+    errors = []
+    for pi in (0.5, 0.001):
+        exact = float(statistical.noise_delta(epsilon, n, pi, 1.0 / n))
+        approx = float(statistical.normal_approx_delta(epsilon, n, pi, 1.0 / n))
+        errors.append(abs(approx - exact) / exact)
+    return holds(bool(errors[0] < 1e-3 and errors[1] > 1e-2), observed=errors[0], reference=errors[1],
+                 detail="relative error at pi = 0.5 / at pi = 0.001")
+
+
+@claim("004/lemma-9", item="Lemma 9",
+       statement="The utility loss of additive noise equals the noise variance: psi^2 for Gaussian and 2 psi^2 for Laplace noise of scale psi, independently of the data.",
+       method="Monte Carlo over databases (n = 50, pi = 0.3) and noise, 2e5 draws, tolerance 5 standard errors")
+def lemma_9(psi: float = 0.02, seed: int = 9) -> Evidence:
+    rng = np.random.default_rng(seed)
+    draws, n, pi = 200_000, 50, 0.3
+    y = rng.binomial(n, pi, draws) / n
+    observed, expected, tol = [], [], []
+    for noise, var in (("gaussian", psi**2), ("laplace", 2 * psi**2)):
+        z = rng.normal(0, psi, draws) if noise == "gaussian" else rng.laplace(0, psi, draws)
+        sq = ((y + z) - y) ** 2
+        observed.append(sq.mean())
+        expected.append(var)
+        tol.append(5 * sq.std() / np.sqrt(draws))
+    return close(observed, expected, atol=float(max(tol)), rtol=0.0)
