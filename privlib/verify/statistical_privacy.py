@@ -371,3 +371,23 @@ def lemma_9(psi: float = 0.02, seed: int = 9) -> Evidence:
         expected.append(var)
         tol.append(5 * sq.std() / np.sqrt(draws))
     return close(observed, expected, atol=float(max(tol)), rtol=0.0)
+
+
+@claim("004/erratum-fig8", item="Figure 8 (Laplace 'always worse')", kind="erratum",
+       statement="The text says Laplace noise is always worse than the other mechanisms at equal utility loss; for small samples the calibrated Laplace noise is so large that 1/(b n) <= eps and its delta is exactly 0 (Lemma 5), below subsampling.",
+       method="SP delta of subsampling and of equally calibrated Laplace noise at n = 1000, pi = 0.5, eps = 0.01 for m = 10 and m = 100, the Laplace delta past the cliff also by quadrature of the mixture densities (n = 200, m = 2, eps = 0.05)")
+def erratum_fig8(epsilon: float = 0.01) -> Evidence:
+    n, pi = 1000, 0.5
+    deltas = {}
+    for m in (10, 100):
+        _, b = statistical.equal_utility_scales(n, m, pi)
+        deltas[m] = (float(statistical.subsampling_delta(epsilon, n, m, pi)), float(statistical.noise_delta(epsilon, n, pi, float(b), "laplace")))
+    small_n, small_m = 200, 2
+    _, b_small = statistical.equal_utility_scales(small_n, small_m, pi)
+    eps_small = 0.05  # 1 / (b n) = 0.020 at n = 200, m = 2: past the cliff
+    quad = _trapezoid_delta(eps_small, small_n, pi, float(b_small), "laplace") if 1 / (b_small * small_n) <= eps_small else -1.0
+    reversed_order = deltas[10][1] < deltas[10][0] and deltas[100][1] > deltas[100][0]
+    if not reversed_order or quad < 0:
+        return holds(False, detail=f"deltas (subsampling, Laplace): {deltas}")
+    return close([deltas[10][1], quad], [0.0, 0.0], atol=1e-10,
+                 detail=f"m = 10: subsampling {deltas[10][0]:.4g}, Laplace 0; m = 100: subsampling {deltas[100][0]:.4g} < Laplace {deltas[100][1]:.4g}")
