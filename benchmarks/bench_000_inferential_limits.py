@@ -8,7 +8,6 @@ count densities at every output (timed at n = 10^3 and scaled linearly in n).
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from _timing import median_seconds

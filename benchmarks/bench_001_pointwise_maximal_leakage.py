@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from _timing import median_seconds

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import time
 
-import numpy as np
 from _timing import median_seconds
 
 from privlib import affiliation

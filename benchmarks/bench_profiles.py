@@ -9,7 +9,6 @@ Prints the median of several runs for
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from _timing import median_seconds

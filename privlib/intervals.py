@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special, stats
+from scipy import stats
 
 from privlib import _validate as v
 from privlib.mechanisms import LaplaceMechanism

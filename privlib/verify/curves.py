@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import integrate, stats
+from scipy import integrate
 
 from privlib import mechanisms, profiles
 from privlib.claims import Evidence, at_most, claim, close

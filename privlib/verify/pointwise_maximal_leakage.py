@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 
 from privlib import leakage, mechanisms
 from privlib.claims import Evidence, at_most, claim, close, holds
