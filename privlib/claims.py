@@ -112,8 +112,9 @@ def close(observed: ArrayLike, reference: ArrayLike, *, atol: float = 0.0, rtol:
     obs, ref = np.broadcast_arrays(obs, ref)
     if obs.size == 0:
         raise ValueError("a claim compared empty arrays: nothing would be checked")
-    err = np.abs(obs - ref)
-    allowed = atol + rtol * np.abs(ref)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(obs - ref)
+        allowed = atol + rtol * np.abs(ref)
     both_inf = np.isinf(obs) & np.isinf(ref) & (np.sign(obs) == np.sign(ref))
     err = np.where(both_inf, 0.0, err)
     excess = np.where(both_inf, -1.0, err - allowed)

@@ -1,0 +1,666 @@
+"""Privacy definitions on finite channels, minimax lower bounds and private mean estimators of
+Barber & Duchi, "Privacy and statistical risk: formalisms and minimax bounds" (2014).
+
+Conventions (chapter 002): neighbours differ in one record (replacement, ``n`` fixed); total
+variation is ``sup_S |P(S) - Q(S)|`` (half the L1 distance); KL is in nats. The privacy level of
+DP, TV and KL privacy is ``alpha``, the approximate-DP slack ``delta``, and the two parameters of
+conditional hypothesis testing privacy (CHTP) are ``beta`` (error bound) and ``gamma`` (mass of
+the conditioning set). Constants the paper's extracted text no longer shows are *derived here*
+and marked so in the docstrings.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import optimize, special, stats
+
+from privlib import _validate as v
+
+__all__ = [
+    "FiniteChannel",
+    "release_one_channel",
+    "geometric_count_channel",
+    "canonical_dp_pair",
+    "dp_epsilon",
+    "dp_delta",
+    "tv_privacy",
+    "kl_privacy",
+    "min_weighted_test_error",
+    "tradeoff_curve",
+    "conditional_tv",
+    "hard_chtp_sup",
+    "soft_chtp_sup",
+    "chtp_level",
+    "chtp_beta_bound",
+    "chtp_beta_exact",
+    "dp_from_chtp",
+    "tv_contraction_bound",
+    "lower_bound_tv_mean",
+    "lower_bound_nonprivate_mean",
+    "lower_bound_tv_support",
+    "binom_tail",
+    "theorem3_error_bound",
+    "lower_bound_dp_mean",
+    "MECHANISMS",
+    "noise_coefficient",
+    "optimal_truncation",
+    "project_l2_ball",
+    "private_mean",
+    "risk_bound_31",
+    "two_point_risk",
+    "worst_two_point_risk",
+    "simulate_two_point_risk",
+    "minimax_rate",
+    "rate_exponents",
+]
+
+MAX_ROWS = 1_000_000
+
+
+# ---------------------------------------------------------------------------------------------
+# Finite channels (Section 2)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FiniteChannel:
+    """A channel ``Q(z | x_{1:n})`` for samples ``x`` in ``{0..K-1}^n`` and outputs
+    ``z`` in ``{0..m-1}``: ``table`` has shape ``(K**n, m)`` with rows in lexicographic order
+    (the order of ``itertools.product(range(K), repeat=n)``) and each row a pmf."""
+
+    table: NDArray[np.float64]
+    K: int
+    n: int
+
+    def __post_init__(self) -> None:
+        v.integer("K", self.K, low=2)
+        v.integer("n", self.n, low=1)
+        if self.K ** self.n > MAX_ROWS:
+            raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {self.K}**{self.n}")
+        table = v.channel("table", self.table)
+        if table.shape[0] != self.K ** self.n:
+            raise ValueError(f"table must have K**n = {self.K ** self.n} rows, got {table.shape[0]}")
+        object.__setattr__(self, "table", table)
+
+    @classmethod
+    def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
+        """Build the table row by row from ``fn(sample) -> pmf over outputs``."""
+        v.integer("K", K, low=2)
+        v.integer("n", n, low=1)
+        if K ** n > MAX_ROWS:
+            raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {K}**{n}")
+        rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
+        return cls(np.vstack(rows), K, n)
+
+    @property
+    def samples(self) -> NDArray[np.int64]:
+        """All samples, one row each, in the table's order."""
+        codes = np.arange(self.K ** self.n)
+        powers = self.K ** np.arange(self.n - 1, -1, -1)
+        return (codes[:, None] // powers[None, :]) % self.K
+
+    def neighbour_pairs(self) -> NDArray[np.int64]:
+        """Ordered pairs of row indices of samples that differ in exactly one record."""
+        codes = np.arange(self.K ** self.n)
+        digits = self.samples
+        pairs = []
+        for i in range(self.n):
+            power = self.K ** (self.n - 1 - i)
+            for shift in range(1, self.K):
+                new = (digits[:, i] + shift) % self.K
+                pairs.append(np.column_stack([codes, codes + (new - digits[:, i]) * power]))
+        return np.vstack(pairs)
+
+    def distinct_neighbour_rows(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The distinct ordered pairs of output laws ``(Q(.|x), Q(.|x'))`` over neighbours."""
+        pairs = self.neighbour_pairs()
+        both = np.concatenate([self.table[pairs[:, 0]], self.table[pairs[:, 1]]], axis=1)
+        both = np.unique(np.round(both, 14), axis=0)
+        m = self.table.shape[1]
+        return both[:, :m], both[:, m:]
+
+    def marginal(self, P: ArrayLike) -> NDArray[np.float64]:
+        """Law of the release when the records are i.i.d. ``P`` (the paper's ``M_P``)."""
+        P = v.pmf("P", P)
+        if P.shape != (self.K,):
+            raise ValueError(f"P must be a pmf over the {self.K} record values, got shape {P.shape}")
+        weights = np.prod(P[self.samples], axis=1)
+        return weights @ self.table
+
+    def compose(self, kernel: ArrayLike) -> FiniteChannel:
+        """Post-processing ``Q' = K o Q`` by a row-stochastic ``kernel`` (Definition 6)."""
+        kernel = v.channel("kernel", kernel)
+        if kernel.shape[0] != self.table.shape[1]:
+            raise ValueError(f"kernel must have {self.table.shape[1]} rows (one per output), got {kernel.shape[0]}")
+        return FiniteChannel(self.table @ kernel, self.K, self.n)
+
+
+def release_one_channel(K: int, n: int) -> FiniteChannel:
+    """Example 2 of Barber & Duchi: release one record chosen uniformly at random."""
+    K = v.integer("K", K, low=2)
+    n = v.integer("n", n, low=1)
+    return FiniteChannel.from_function(lambda x: np.bincount(x, minlength=K) / n, K, n)
+
+
+def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
+    """A noisy count of ones in ``{0,1}^n``: ``Q(z|x) ~ exp(-eps0 |z - sum x|)`` on ``z = 0..n``,
+    truncated and renormalised (its DP level exceeds ``eps0`` because of the normalisers)."""
+    n = v.integer("n", n, low=1)
+    e0 = float(v.positive("eps0", eps0))
+    z = np.arange(n + 1)
+
+    def row(x: tuple[int, ...]) -> NDArray[np.float64]:
+        w = np.exp(-e0 * np.abs(z - sum(x)))
+        return w / w.sum()
+
+    return FiniteChannel.from_function(row, 2, n)
+
+
+def canonical_dp_pair(eps: float, delta: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The pair of output laws that every (eps, delta)-DP pair is a post-processing of
+    (Kairouz, Oh & Viswanath 2015): four outputs."""
+    e = float(v.nonnegative("eps", eps))
+    d = float(v.real("delta", delta, low=0.0, high=1.0, high_open=True))
+    a, b = (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e))
+    return np.array([d, a, b, 0.0]), np.array([0.0, b, a, d])
+
+
+def dp_epsilon(channel: FiniteChannel) -> float:
+    """Smallest alpha with ``channel`` alpha-DP (Definition 1): the largest log-ratio of output
+    probabilities over neighbours (``inf`` when supports differ)."""
+    p, q = channel.distinct_neighbour_rows()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = np.log(p) - np.log(q)
+    loss = np.where(p == 0, -np.inf, loss)
+    return float(max(loss.max(), 0.0))
+
+
+def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
+    """Privacy profile (Definition 3): the smallest delta with ``channel`` (eps, delta)-DP,
+    ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``."""
+    e = v.nonnegative("eps", eps)
+    p, q = channel.distinct_neighbour_rows()
+    out = np.empty(e.shape)
+    for idx, ei in np.ndenumerate(e):
+        out[idx] = np.clip(p - np.exp(ei) * q, 0.0, None).sum(axis=1).max()
+    return np.clip(out, 0.0, 1.0)
+
+
+def tv_privacy(channel: FiniteChannel) -> float:
+    """Smallest alpha with ``channel`` alpha-TV private (Definition 4)."""
+    p, q = channel.distinct_neighbour_rows()
+    return float(0.5 * np.abs(p - q).sum(axis=1).max())
+
+
+def kl_privacy(channel: FiniteChannel) -> float:
+    """Smallest alpha with ``channel`` alpha-KL private (eq. (6)), in nats; ``inf`` when a
+    neighbour's output law does not dominate."""
+    p, q = channel.distinct_neighbour_rows()
+    return float(special.rel_entr(p, q).sum(axis=1).max())
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests and conditional hypothesis testing privacy (Proposition 1, Definition 8, Theorem 1)
+# ---------------------------------------------------------------------------------------------
+
+def _pair(p: ArrayLike, q: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    p = v.pmf("p", p)
+    q = v.pmf("q", q)
+    if p.ndim != 1 or p.shape != q.shape:
+        raise ValueError(f"p and q must be 1-D pmfs of the same length, got shapes {p.shape} and {q.shape}")
+    return p, q
+
+
+def min_weighted_test_error(p: ArrayLike, q: ArrayLike, w: ArrayLike = 1.0) -> NDArray[np.float64]:
+    """``min over tests psi of P0(psi = 1) + w P1(psi = 0) = sum_z min(p(z), w q(z))``
+    (the identity behind Proposition 1 and Le Cam's inequality (4)), vectorised over ``w``."""
+    p, q = _pair(p, q)
+    w_ = v.nonnegative("w", w)
+    return np.minimum(p, w_[..., None] * q).sum(axis=-1)
+
+
+def tradeoff_curve(p: ArrayLike, q: ArrayLike, type1: ArrayLike) -> NDArray[np.float64]:
+    """Smallest type-II error ``P1(psi = 0)`` of a randomised test of H0: p against H1: q with
+    type-I error ``P0(psi = 1) <= type1`` (Neyman-Pearson), vectorised over ``type1``."""
+    p, q = _pair(p, q)
+    a = v.probability("type1", type1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(p > 0, q / p, np.inf)
+    order = np.argsort(-ratio, kind="stable")
+    cum_p = np.concatenate(([0.0], np.cumsum(p[order])))
+    cum_q = np.concatenate(([0.0], np.cumsum(q[order])))
+    # outputs with p = 0 come first: they are rejected at no type-I cost
+    return np.clip(1.0 - np.interp(a, cum_p, cum_q), 0.0, 1.0)
+
+
+def conditional_tv(p: ArrayLike, q: ArrayLike, w: ArrayLike) -> NDArray[np.float64]:
+    """TV distance of the soft-conditioned laws ``w p / <w, p>`` and ``w q / <w, q>``
+    (Definition 8 with the set A replaced by weights in [0, 1]), vectorised over rows of ``w``."""
+    p, q = _pair(p, q)
+    w_ = v.probability("w", w)
+    if w_.shape[-1] != p.size:
+        raise ValueError(f"w must have {p.size} entries along its last axis, got {w_.shape[-1]}")
+    mp, mq = w_ @ p, w_ @ q
+    if (mp <= 0).any() or (mq <= 0).any():
+        raise ValueError("w must give positive mass under both p and q")
+    return 0.5 * np.abs(w_ * p / mp[..., None] - w_ * q / mq[..., None]).sum(axis=-1)
+
+
+def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
+    """Largest TV of the laws conditioned on a set A with ``p(A) >= gamma`` and ``q(A) > 0``
+    (the level of Definition 8 for one ordered pair), by enumerating every set; 0 if none."""
+    p, q = _pair(p, q)
+    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    if p.size > 16:
+        raise ValueError(f"p must have at most 16 outputs to enumerate sets, got {p.size}")
+    sets = np.array(list(itertools.product((0.0, 1.0), repeat=p.size)))
+    ok = (sets @ p >= g - 1e-12) & (sets @ q > 0)
+    return float(conditional_tv(p, q, sets[ok]).max()) if ok.any() else 0.0
+
+
+def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, restarts: int = 8) -> float:
+    """``sup over w in [0,1]^m with <w, p> >= gamma`` of the conditional TV: the CHTP level of
+    the channel ``(Z, U)``, U uniform, which is less informative than nothing about the sample but
+    admits every soft conditioning (Definition 8's remark on inheritance). Non-convex: a grid
+    search (``grid`` points per axis; default by the number of outputs) refined by SLSQP."""
+    p, q = _pair(p, q)
+    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    m = p.size
+    if m > 8:
+        raise ValueError(f"p must have at most 8 outputs for the soft-conditioning search, got {m}")
+    grid = grid or {1: 3, 2: 101, 3: 21, 4: 11, 5: 7, 6: 5}.get(m, 4)
+    axis = np.linspace(0.0, 1.0, grid)
+    w = np.array(list(itertools.product(axis, repeat=m)))
+    w = w[(w @ p >= g) & (w @ q > 0) & (w.max(axis=1) == 1.0)]
+    if w.size == 0:
+        return hard_chtp_sup(p, q, g)
+    values = conditional_tv(p, q, w)
+    best = float(values.max())
+    starts = w[np.argsort(-values)[:restarts]]
+    floor = 1e-12
+
+    def neg(x: NDArray[np.float64]) -> float:
+        x = np.clip(x, 0.0, 1.0)
+        mp, mq = x @ p, x @ q
+        if mp <= floor or mq <= floor:
+            return 0.0
+        return -0.5 * float(np.abs(x * p / mp - x * q / mq).sum())
+
+    cons = [{"type": "ineq", "fun": lambda x: x @ p - g}, {"type": "ineq", "fun": lambda x: x @ q - floor}]
+    for x0 in starts:
+        res = optimize.minimize(neg, x0, method="SLSQP", bounds=[(0.0, 1.0)] * m, constraints=cons,
+                                options={"ftol": 1e-13, "maxiter": 200})
+        x = np.clip(res.x, 0.0, 1.0)
+        if x @ p >= g - 1e-9 and x @ q > floor:
+            best = max(best, -neg(x))
+    return best
+
+
+def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> float:
+    """Smallest beta with ``channel`` (beta, gamma)-CHTP (Definition 8) over all ordered
+    neighbours; ``soft=True`` gives the level that every less informative channel must meet."""
+    p, q = channel.distinct_neighbour_rows()
+    level = soft_chtp_sup if soft else hard_chtp_sup
+    return max(level(pi, qi, gamma) for pi, qi in zip(p, q))
+
+
+def chtp_beta_bound(eps: ArrayLike, delta: ArrayLike, gamma: ArrayLike) -> NDArray[np.float64]:
+    """Theorem 1(a), constant derived here: an (eps, delta)-DP channel is (beta, gamma)-CHTP with
+    ``beta = 1 - (1 - delta/gamma) / (e^{2 eps} + e^eps delta/gamma)`` for ``gamma > delta``."""
+    e = v.nonnegative("eps", eps)
+    d = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    g = v.real("gamma", gamma, low=0.0, high=1.0, low_open=True)
+    if (g <= d).any():
+        raise ValueError("gamma must exceed delta (otherwise CHTP holds for no beta < 1)")
+    r = d / g
+    return 1.0 - (1.0 - r) / (np.exp(2 * e) + np.exp(e) * r)
+
+
+def chtp_beta_exact(eps: float, delta: float, gamma: float) -> float:
+    """Sharp CHTP level of every (eps, delta)-DP channel and its post-processings: the
+    soft-conditioning level of the canonical pair (:func:`canonical_dp_pair`)."""
+    p, q = canonical_dp_pair(eps, delta)
+    return soft_chtp_sup(p, q, gamma)
+
+
+def dp_from_chtp(beta: float, gamma: float) -> tuple[float, float]:
+    """Theorem 1(b): if every less informative channel is (beta, gamma)-CHTP with beta < 1/2,
+    the channel is (eps, delta)-DP with ``eps = log((1 + 2 beta) / (1 - 2 beta))``,
+    ``delta = gamma``."""
+    b = float(v.real("beta", beta, low=0.0, high=0.5, high_open=True))
+    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    return float(np.log1p(2 * b) - np.log1p(-2 * b)), g
+
+
+# ---------------------------------------------------------------------------------------------
+# Lower bounds (Section 3)
+# ---------------------------------------------------------------------------------------------
+
+def _whole(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Validate positive whole numbers (sample sizes), kept as floats for broadcasting."""
+    arr = v.real(name, value, low=1.0)
+    if (arr != np.round(arr)).any():
+        raise ValueError(f"{name} must be whole numbers >= 1, got {arr[arr != np.round(arr)].flat[0]:g}")
+    return arr
+
+
+def _k_exponent(k: ArrayLike) -> NDArray[np.float64]:
+    """``a = 2 (k - 1) / k`` (2 for k = inf) for moment orders ``k > 1``."""
+    k_ = v.real("k", k, low=1.0, low_open=True, finite=False)
+    return np.where(np.isinf(k_), 2.0, 2.0 * (k_ - 1.0) / np.where(np.isinf(k_), 1.0, k_))
+
+
+def tv_contraction_bound(alpha: ArrayLike, tv_p: ArrayLike, n: ArrayLike) -> NDArray[np.float64]:
+    """Theorem 2: under alpha-TV privacy, ``||M_0 - M_1||_TV <= alpha n ||P_0 - P_1||_TV``
+    (clipped at 1)."""
+    a = v.probability("alpha", alpha)
+    t = v.probability("tv_p", tv_p)
+    n_ = v.real("n", n, low=1.0)
+    return np.minimum(a * n_ * t, 1.0)
+
+
+def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: ArrayLike = np.inf) -> NDArray[np.float64]:
+    """Proposition 2, explicit constant derived here: minimax squared error of mean estimation
+    over ``E||X||^k <= r^k`` under alpha-TV privacy is at least
+    ``r^2 / 8 * p^a (1 - alpha n p)`` with ``a = 2(k-1)/k`` and ``p = min(1, a / ((a+1) alpha n))``."""
+    n_ = v.real("n", n, low=1.0)
+    a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
+    r_ = v.positive("r", r)
+    a = _k_exponent(k)
+    p = np.minimum(1.0, a / ((a + 1.0) * a_ * n_))
+    return r_ ** 2 / 8.0 * p ** a * np.clip(1.0 - a_ * n_ * p, 0.0, None)
+
+
+def lower_bound_nonprivate_mean(n: ArrayLike, r: float = 1.0) -> NDArray[np.float64]:
+    """Non-private term of Propositions 2 and 4 (Le Cam with Pinsker): two laws on ``+-r e_1``
+    with means ``+-eta r``; ``max over eta of (eta r)^2 (1 - sqrt(n eta log((1+eta)/(1-eta)) / 2)) / 2``
+    (at least ``r^2 / (24 n)``)."""
+    n_ = v.real("n", n, low=1.0)
+    r_ = v.positive("r", r)
+    eta = np.geomspace(1e-6, 0.999, 2000)
+    kl = eta * np.log1p(2 * eta / (1 - eta))
+    tv = np.minimum(np.sqrt(n_[..., None] * kl / 2.0), 1.0)
+    return r_ ** 2 * np.max(eta ** 2 * (1.0 - tv) / 2.0, axis=-1)
+
+
+def lower_bound_tv_support(n: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64]:
+    """Proposition 3: minimax absolute error of the support of ``Unif[theta, theta + 1]`` under
+    alpha-TV privacy is at least ``max_p p/4 (1 - alpha n p)`` (``p = min(1, 1/(2 alpha n))``)."""
+    n_ = v.real("n", n, low=1.0)
+    a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
+    p = np.minimum(1.0, 1.0 / (2.0 * a_ * n_))
+    return p / 4.0 * np.clip(1.0 - a_ * n_ * p, 0.0, None)
+
+
+def binom_tail(n: ArrayLike, p: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
+    """``P(Bin(n, p) > k)`` (scipy's survival function; no cancellation)."""
+    return stats.binom.sf(v.real("k", k, low=-1.0), v.real("n", n, low=0.0), v.probability("p", p))
+
+
+def _theorem3_bracket(kk, n, p, alpha, delta, card_v):
+    """The bracket of Theorem 3 at integer ``kk`` (log-space in ``e^{k alpha}``)."""
+    tail = stats.binom.sf(kk, n, p)
+    with np.errstate(over="ignore"):
+        group = np.exp(np.minimum(kk * alpha - np.log(card_v), 700.0))
+        slack = np.where(delta > 0, delta * np.expm1(np.minimum(kk * alpha, 700.0)) / np.expm1(alpha), 0.0)
+    return 1.0 - tail - group - slack
+
+
+def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: ArrayLike, card_V: ArrayLike,
+                         k: ArrayLike | str = "best") -> NDArray[np.float64]:
+    """Theorem 3, form derived here: for an (alpha, delta)-DP estimator and the mixtures
+    ``(1-p) P_0 + p P_v``, the average probability of missing ``theta_v`` by ``rho*/2`` is at least
+    ``1 - P(Bin(n,p) > k) - e^{k alpha}/|V| - delta (e^{k alpha} - 1)/(e^alpha - 1)`` for every
+    integer ``k`` (``"median"``: ``k = ceil(np)``, the paper's choice; ``"best"``: the best
+    ``k`` among the binomial's quantiles, where the tail term changes)."""
+    n_ = _whole("n", n)
+    p_ = v.probability("p", p)
+    a_ = v.positive("alpha", alpha)
+    d_ = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    V = v.real("card_V", card_V, low=1.0)
+    if isinstance(k, str):
+        if k == "median":
+            return _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, V)
+        if k != "best":
+            raise ValueError(f"k must be an integer, 'median' or 'best', got {k!r}")
+        args = np.broadcast_arrays(n_, p_, a_, d_, V)
+        mean, sd = args[0] * args[1], np.sqrt(args[0] * args[1] * (1.0 - args[1]))
+        z = np.concatenate([[-1.0], np.linspace(0.0, 40.0, 161)]).reshape((-1,) + (1,) * mean.ndim)
+        small = np.arange(21.0).reshape((-1,) + (1,) * mean.ndim)
+        ks = np.concatenate([np.ceil(mean + z * sd), np.broadcast_to(small, (21,) + mean.shape)])
+        ks = np.clip(ks, 0.0, args[0])
+        return np.max(_theorem3_bracket(ks, *args), axis=0)
+    return _theorem3_bracket(v.real("k", k, low=0.0), n_, p_, a_, d_, V)
+
+
+def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: float = 0.0, r: float = 1.0,
+                        k: float = np.inf, n_grid: int = 200) -> NDArray[np.float64]:
+    """Proposition 4, explicit constant derived here: mean estimation over ``E||X||^k <= r^k`` in
+    ``d`` dimensions under (alpha, delta)-DP has minimax squared error at least
+    ``max over p of r^2 p^a / 16 * [Theorem 3 bracket with |V| = 2^d]_+`` (mixtures
+    ``(1-p) delta_0 + p delta_{r p^{-1/k} v}``, ``v`` in a 1/2-packing of the unit ball)."""
+    n_ = _whole("n", n)
+    d_ = v.real("d", d, low=1.0)
+    a_ = v.positive("alpha", alpha)
+    a = float(_k_exponent(k))
+    r_ = float(v.positive("r", r))
+    n_, d_, a_ = np.broadcast_arrays(n_, d_, a_)
+    p = np.geomspace(1e-12, 1.0, n_grid).reshape((-1,) + (1,) * n_.ndim)
+    err = theorem3_error_bound(n_, p, a_, delta, 2.0 ** d_)
+    return np.max(r_ ** 2 * p ** a / 16.0 * np.clip(err, 0.0, None), axis=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Upper bounds: the truncated, noisy mean (Section 4)
+# ---------------------------------------------------------------------------------------------
+
+MECHANISMS = ("none", "kl", "gauss", "laplace")
+"""Noise laws of estimator (20): none; Gaussian calibrated to alpha-KL privacy (i); Gaussian
+calibrated to (alpha, delta)-DP (ii, classical calibration, alpha <= 1); i.i.d. Laplace
+coordinates, alpha-DP and alpha-smooth-DP (iii)."""
+
+
+def _mechanism(mechanism: str) -> str:
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    return mechanism
+
+
+def noise_coefficient(mechanism: str, n: ArrayLike, d: ArrayLike, alpha: ArrayLike,
+                      delta: float | None = None) -> NDArray[np.float64]:
+    """``c_W`` with ``E||W||^2 = c_W T^2`` for estimator (20) at truncation level ``T``
+    (sensitivity ``2T/n`` in l2, ``2T sqrt(d)/n`` in l1): ``2d/(n^2 alpha)`` (KL),
+    ``8 d log(1.25/delta)/(n^2 alpha^2)`` (Gaussian, alpha <= 1), ``8 d^2/(n^2 alpha^2)`` (Laplace)."""
+    mech = _mechanism(mechanism)
+    n_ = v.real("n", n, low=1.0)
+    d_ = v.real("d", d, low=1.0)
+    if mech == "none":
+        return np.zeros(np.broadcast_shapes(n_.shape, d_.shape))
+    a_ = v.positive("alpha", alpha)
+    if mech == "kl":
+        return 2.0 * d_ / (n_ ** 2 * a_)
+    if mech == "laplace":
+        return 8.0 * d_ ** 2 / (n_ ** 2 * a_ ** 2)
+    if delta is None:
+        raise ValueError("delta must be given for the Gaussian (alpha, delta)-DP mechanism")
+    dl = float(v.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+    v.real("alpha", a_, low=0.0, high=1.0, low_open=True)
+    return 8.0 * d_ * np.log(1.25 / dl) / (n_ ** 2 * a_ ** 2)
+
+
+def optimal_truncation(r: float, k: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
+    """Minimiser ``T = r ((k-1)/c_W)^{1/(2k)}`` of bound (31) (``r`` for ``k = inf``)."""
+    r_ = float(v.positive("r", r))
+    k_ = v.real("k", k, low=2.0, finite=False)
+    c = v.nonnegative("c_W", c_W)
+    with np.errstate(divide="ignore"):
+        t = r_ * ((k_ - 1.0) / c) ** (1.0 / (2.0 * k_))
+    return np.where(np.isinf(k_), r_, t)
+
+
+def project_l2_ball(X: ArrayLike, T: float) -> NDArray[np.float64]:
+    """Euclidean projection of the rows of ``X`` (last axis: coordinates) onto the ball of
+    radius ``T``."""
+    x = v.as_float_array("X", X)
+    if x.ndim == 0:
+        raise ValueError("X must have at least one axis (the coordinates)")
+    t = float(v.positive("T", T))
+    norm = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x * (t / np.where(norm > t, norm, t))
+
+
+def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: float | None = None,
+                 rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
+    """Estimator (20): the mean of the projections onto the ball of radius ``T`` plus noise of
+    the chosen ``mechanism``. ``X`` has shape ``(n, d)`` or ``(reps, n, d)``."""
+    x = v.as_float_array("X", X)
+    if x.ndim not in (2, 3):
+        raise ValueError(f"X must have shape (n, d) or (reps, n, d), got {x.shape}")
+    n, d = x.shape[-2:]
+    t = float(v.positive("T", T))
+    mean = project_l2_ball(x, t).mean(axis=-2)
+    mech = _mechanism(mechanism)
+    gen = np.random.default_rng(rng)
+    if mech == "none":
+        return mean
+    c = float(noise_coefficient(mech, n, d, alpha, delta))
+    if mech == "laplace":
+        return mean + gen.laplace(0.0, t * np.sqrt(c / (2 * d)), mean.shape)
+    return mean + gen.normal(0.0, t * np.sqrt(c / d), mean.shape)
+
+
+def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
+    """Bound (31) on the squared error of estimator (20) over ``E||X||^k <= r^k``, ``k >= 2``:
+    ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4)."""
+    r_ = float(v.positive("r", r))
+    k_ = v.real("k", k, low=2.0, finite=False)
+    n_ = v.real("n", n, low=1.0)
+    t = v.positive("T", T)
+    c = v.nonnegative("c_W", c_W)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bias2 = np.where(np.isinf(k_), np.where(t >= r_, 0.0, np.inf), r_ ** 2 * (r_ / t) ** (2 * (k_ - 1)))
+    return bias2 + r_ ** 2 / n_ + c * t ** 2
+
+
+def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
+    """Exact squared error of estimator (20) on ``X ~ (1-p) delta_0 + p delta_{u e_1}`` with
+    ``u = r p^{-1/k}`` (k-th moment exactly ``r^k``): with ``c = min(u, T)``,
+    ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts)."""
+    p_ = v.real("p", p, low=0.0, high=1.0, low_open=True)
+    r_ = float(v.positive("r", r))
+    k_ = v.real("k", k, low=2.0)
+    n_ = v.real("n", n, low=1.0)
+    t = v.positive("T", T)
+    c = v.nonnegative("c_W", c_W)
+    u = r_ * p_ ** (-1.0 / k_)
+    cu = np.minimum(u, t)
+    return (p_ * (cu - u)) ** 2 + cu ** 2 * p_ * (1.0 - p_) / n_ + c * t ** 2
+
+
+def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: ArrayLike, mechanism: str,
+                         delta: float | None = None, n_grid: int = 3000) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``sup over p`` of :func:`two_point_risk` at the truncation level minimising (31), for
+    every ``(n, d, alpha)`` of the broadcast inputs in one evaluation (``n_grid`` log-spaced
+    values of ``p`` in [1e-12, 1]). Returns ``(risk, argmax p)``. For ``k = inf`` the least
+    favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``."""
+    r_ = float(v.positive("r", r))
+    k_ = float(v.real("k", k, low=2.0, finite=False))
+    c = noise_coefficient(mechanism, n, d, alpha, delta)
+    n_ = np.broadcast_to(v.real("n", n, low=1.0), c.shape)
+    if np.isinf(k_):
+        return r_ ** 2 / n_ + c * r_ ** 2, np.full(c.shape, 0.5)
+    if mechanism == "none":
+        t = np.full(c.shape, np.inf)
+    else:
+        t = optimal_truncation(r_, k_, c)
+    p = np.geomspace(1e-12, 1.0, v.integer("n_grid", n_grid, low=2))
+    shape = (1,) * c.ndim + (-1,)
+    logp = np.log(p).reshape(shape)
+    pp = p.reshape(shape)
+    u = r_ * np.exp(-logp / k_)
+    cu = np.minimum(u, t[..., None])
+    risk = (pp * (cu - u)) ** 2 + cu ** 2 * pp * (1.0 - pp) / n_[..., None]
+    i = np.argmax(risk, axis=-1)
+    best = np.take_along_axis(risk, i[..., None], axis=-1)[..., 0]
+    return best + c * np.where(np.isinf(t), 0.0, t) ** 2, p[i]
+
+
+def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha: float, mechanism: str,
+                            T: float, delta: float | None = None, reps: int = 2000,
+                            rng: np.random.Generator | int | None = None) -> tuple[float, float]:
+    """Monte Carlo squared error of estimator (20) on the two-point law of
+    :func:`two_point_risk` (``k = inf``: ``+-r e_1``), through the sufficient statistic
+    ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``."""
+    gen = np.random.default_rng(rng)
+    n = v.integer("n", n, low=1)
+    d = v.integer("d", d, low=1)
+    reps = v.integer("reps", reps, low=2)
+    r_ = float(v.positive("r", r))
+    t = float(v.positive("T", T))
+    if np.isinf(k):
+        b = gen.binomial(n, 0.5, reps)
+        mean_err = min(r_, t) * (2.0 * b / n - 1.0)
+    else:
+        p_ = float(v.real("p", p, low=0.0, high=1.0, low_open=True))
+        u = r_ * p_ ** (-1.0 / float(v.real("k", k, low=2.0)))
+        mean_err = min(u, t) * gen.binomial(n, p_, reps) / n - p_ * u
+    c = float(noise_coefficient(mechanism, n, d, alpha, delta))
+    if mechanism == "laplace":
+        w = gen.laplace(0.0, t * np.sqrt(c / (2 * d)), (reps, d))
+    elif mechanism == "none":
+        w = np.zeros((reps, d))
+    else:
+        w = gen.normal(0.0, t * np.sqrt(c / d), (reps, d))
+    w[:, 0] += mean_err
+    loss = (w ** 2).sum(axis=1)
+    return float(loss.mean()), float(loss.std(ddof=1) / np.sqrt(reps))
+
+
+# ---------------------------------------------------------------------------------------------
+# Table 1
+# ---------------------------------------------------------------------------------------------
+
+PRIVACY_TYPES = ("none", "dp", "smooth_dp", "approx_dp", "tv", "kl")
+
+
+def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike = 1.0, delta: float = 0.0,
+                 r: float = 1.0, k: float = np.inf) -> NDArray[np.float64]:
+    """Table 1 of Barber & Duchi as a function with every constant set to 1: the lower-bound
+    rate ``r^2/n + r^2 min(1, (m / (n alpha))^{2(k-1)/k})`` with ``m = d`` (DP, smooth DP),
+    ``min(d, log(1/delta))`` (approximate DP), 1 (TV); KL privacy alpha is read as TV level
+    ``sqrt(alpha/2)`` (Pinsker)."""
+    if privacy not in PRIVACY_TYPES:
+        raise ValueError(f"privacy must be one of {PRIVACY_TYPES}, got {privacy!r}")
+    n_ = v.real("n", n, low=1.0)
+    d_ = v.real("d", d, low=1.0)
+    a_ = v.positive("alpha", alpha)
+    r_ = float(v.positive("r", r))
+    a = float(_k_exponent(k))
+    base = r_ ** 2 / n_
+    if privacy == "none":
+        return base + 0.0 * d_ * a_
+    if privacy in ("dp", "smooth_dp"):
+        m = d_
+    elif privacy == "approx_dp":
+        dl = float(v.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+        m = np.minimum(d_, np.log(1.0 / dl))
+    else:
+        m = np.ones_like(d_)
+        if privacy == "kl":
+            a_ = np.sqrt(a_ / 2.0)
+    return base + r_ ** 2 * np.minimum(1.0, (m / (n_ * a_)) ** a)
+
+
+def rate_exponents(k: float) -> dict[str, dict[str, float]]:
+    """Exponents of ``n``, ``d`` and ``alpha`` in the privacy term of the upper bounds of
+    Table 1 / Proposition 6 (the rates the Section 4 estimators attain)."""
+    a = float(_k_exponent(k))
+    return {
+        "dp": {"n": -a, "d": a, "alpha": -a},
+        "approx_dp": {"n": -a, "d": a / 2, "alpha": -a},
+        "kl": {"n": -a, "d": a / 2, "alpha": -a / 2},
+    }
