@@ -119,7 +119,8 @@ class FiniteChannel:
         """The distinct ordered pairs of output laws ``(Q(.|x), Q(.|x'))`` over neighbours."""
         pairs = self.neighbour_pairs()
         both = np.concatenate([self.table[pairs[:, 0]], self.table[pairs[:, 1]]], axis=1)
-        both = np.unique(np.round(both, 14), axis=0)
+        _, first = np.unique(np.round(both, 14), axis=0, return_index=True)
+        both = both[np.sort(first)]
         m = self.table.shape[1]
         return both[:, :m], both[:, m:]
 
