@@ -665,3 +665,65 @@ def rate_exponents(k: float) -> dict[str, dict[str, float]]:
         "approx_dp": {"n": -a, "d": a / 2, "alpha": -a},
         "kl": {"n": -a, "d": a / 2, "alpha": -a / 2},
     }
+
+
+SLOPE_GRIDS: dict[str, dict[str, dict[str, object]]] = {
+    # variable -> grid and the other parameters, for DP / approximate DP and for KL privacy
+    "private": {
+        "n": {"n": np.logspace(2, 9, 29), "d": 100, "alpha": 0.1},
+        "d": {"n": 1e4, "d": 2.0 ** np.arange(11), "alpha": 0.2},
+        "alpha": {"n": 1e4, "d": 10, "alpha": np.logspace(-3, 0, 40)},
+    },
+    "kl": {
+        "n": {"n": np.logspace(2, 9, 29), "d": 100, "alpha": 1e-3},
+        "d": {"n": 100, "d": 2.0 ** np.arange(11), "alpha": 1e-2},
+        "alpha": {"n": 100, "d": 10, "alpha": np.logspace(-3, 0, 40)},
+    },
+}
+"""Parameter grids of the Table 1 slope fits (KL privacy is far cheaper, so its grids are
+chosen where the privacy term dominates)."""
+
+_PRIVACY_OF = {"laplace": "dp", "gauss": "approx_dp", "kl": "kl"}
+
+
+def _excess_slope(x: NDArray[np.float64], risk: NDArray[np.float64], base: NDArray[np.float64]) -> tuple[float, int]:
+    """Least-squares slope of ``log(risk - base)`` on ``log x`` over the points where the excess
+    is at least ``10 base`` (``nan`` with fewer than 4 such points)."""
+    excess = risk - base
+    ok = excess >= 10.0 * base
+    if ok.sum() < 4:
+        return float("nan"), int(ok.sum())
+    return float(np.polyfit(np.log(x[ok]), np.log(excess[ok]), 1)[0]), int(ok.sum())
+
+
+def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
+                  rng: np.random.Generator | int | None = None) -> list[dict[str, object]]:
+    """Table 1 as rates: for each mechanism of Proposition 6 and each of ``n``, ``d``, ``alpha``,
+    the slope of the privacy excess ``log(sup_p R - r^2/n)`` against the log of the variable on
+    :data:`SLOPE_GRIDS`, next to the exponent of Table 1 (:func:`rate_exponents`). With
+    ``reps > 0`` the slope is also fitted to Monte Carlo risks (every other grid point,
+    :func:`simulate_two_point_risk` at the least favourable ``p``)."""
+    gen = np.random.default_rng(rng)
+    theory = rate_exponents(k)
+    rows = []
+    for mech in ("laplace", "gauss", "kl"):
+        grids = SLOPE_GRIDS["kl" if mech == "kl" else "private"]
+        dl = delta if mech == "gauss" else None
+        for var, grid in grids.items():
+            n, d, alpha = (np.asarray(grid[key], float) for key in ("n", "d", "alpha"))
+            risk, p_star = worst_two_point_risk(r, k, n, d, alpha, mech, dl)
+            x = np.broadcast_to(np.asarray(grid[var], float), risk.shape)
+            base = np.broadcast_to(r ** 2 / n, risk.shape)
+            slope, used = _excess_slope(x, risk, base)
+            row = {"mechanism": mech, "privacy": _PRIVACY_OF[mech], "variable": var,
+                   "theory": theory[_PRIVACY_OF[mech]][var], "exact": slope, "points": used}
+            if reps:
+                nn, dd, aa = np.broadcast_arrays(n, d, alpha)
+                idx = np.arange(x.size)
+                mc = np.array([simulate_two_point_risk(
+                    p_star[i], r, k, int(nn[i]), int(dd[i]), float(aa[i]), mech,
+                    float(optimal_truncation(r, k, noise_coefficient(mech, nn[i], dd[i], aa[i], dl))),
+                    dl, reps, gen)[0] for i in idx])
+                row["monte_carlo"] = _excess_slope(x[idx], mc, base[idx])[0]
+            rows.append(row)
+    return rows
