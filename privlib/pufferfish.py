@@ -365,9 +365,9 @@ def laplace_sum_pufferfish_loss(n: int, epsilon: float, rho: ArrayLike) -> NDArr
     the secret pair ``{X_1 = 1}, {X_1 = 0}`` against the correlated attacker ``X_1 ~
     Bernoulli(1/2)``, every other record equal to ``X_1`` with probability ``rho`` independently
     (a proposed illustration of Sections 7-8 and Remark 8.6: ``eps`` at ``rho = 1/2``, ``n eps``
-    at ``rho`` in {0, 1}). Exact: the two output densities are Laplace mixtures with centres
-    ``0..n``, whose log-ratio is monotone between centres, so its supremum is attained at a
-    centre or in a tail."""
+    at ``rho = 1``, ``|n - 2| eps`` at ``rho = 0``). Exact: the two output densities are Laplace
+    mixtures with centres ``0..n``, whose log-ratio is monotone between centres, so its supremum
+    is attained at a centre or in a tail."""
     n = v.integer("n", n, low=1)
     eps = float(v.positive("epsilon", epsilon))
     rho = v.probability("rho", rho)
