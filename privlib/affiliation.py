@@ -158,32 +158,66 @@ def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]
     return special.betaln(a + k, b + n - k) - special.betaln(a, b)
 
 
+def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: NDArray[np.float64]) -> float:
+    """``log(sum_k e^{t_k} k / sum_k e^{t_k} (n - k))``, the log odds of ``x_i = 1`` when the
+    number of ones has log-weights ``t`` (up to a constant), from one exponential pass.
+
+    Only the terms within ``width`` of the largest exponent are exponentiated (a contiguous
+    slice when they form one, as for unimodal sequences); the maximum cancels in the ratio. When
+    both sums have a term within ``slack`` of that maximum, the dropped terms change each sum by
+    less than ``n (n + 1) e^(slack - width) = e^-40`` relative; otherwise each sum is taken on
+    its own."""
+    n = k.size - 1
+    top = t.max()
+    if not np.isfinite(top):
+        raise ValueError("log_weights must contain a finite value")
+    slack = 30.0
+    if t[1:].max() < top - slack or t[:-1].max() < top - slack:
+        with np.errstate(divide="ignore"):
+            return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
+    width = slack + 40.0 + 2.0 * np.log(n + 1.0)
+    keep = t > top - width
+    lo, hi = int(keep.argmax()), n + 1 - int(keep[::-1].argmax())
+    near = slice(lo, hi) if np.count_nonzero(keep[lo:hi]) == hi - lo else keep
+    terms = t[near] - top
+    np.exp(terms, out=terms)
+    return float(np.log((terms @ k[near]) / (terms @ n_minus_k[near])))
+
+
 def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> float:
     """Eq. (6) for an exchangeable prior ``pi(x) = w_{|x|}`` (``log_weights[k] = log w_k``,
     k = 0..n) with uniform epsilon, in O(n): the sums over databases become sums over the number
-    of ones with binomial multiplicities."""
+    of ones with binomial multiplicities.
+
+    The databases with k ones and ``x_i = 1`` number ``C(n-1, k-1) = C(n, k) k / n``, those with
+    ``x_i = 0`` number ``C(n, k) (n - k) / n``. So the odds of ``x_i = 1`` under the prior tilted
+    by ``e^{s eps k}`` are ``sum_k C(n, k) w_k e^{s eps k} k / sum_k C(n, k) w_k e^{s eps k} (n - k)``,
+    and (6) is ``max(odds(+1) / odds(0), odds(0) / odds(-1))`` in log form: one ``gammaln``
+    pass, then one exponential pass per tilt ``s in {0, +1, -1}`` (the tilted passes touch only
+    the terms near their maximum)."""
     log_w = v.real("log_weights", log_weights, finite=False)
     if log_w.ndim != 1 or log_w.size < 2:
         raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if log_w.max() == np.inf:
+        raise ValueError("log_weights must not contain +inf")
     eps = float(v.nonnegative("epsilon", epsilon))
     n = log_w.size - 1
-    k = np.arange(n + 1)
-    # multiplicities of databases with k ones and x_i = 1: C(n-1, k-1) = C(n, k) k / n;
-    # with x_i = 0: C(n-1, k) = C(n, k) (n - k) / n (one gammaln pass for both)
-    base = log_binomial_coefficients(n) + log_w - np.log(n)
-    with np.errstate(divide="ignore"):
-        log_k = np.log(k)
-    log_1 = base + log_k
-    log_0 = base + log_k[::-1]  # log(n - k)
-    norm_1, norm_0 = logsumexp_near_max(log_1), logsumexp_near_max(log_0)
-
-    def log_mean(log_c: NDArray[np.float64], norm: float, tilt: NDArray[np.float64]) -> float:
-        return logsumexp_near_max(log_c + tilt) - norm
-
+    base = log_binomial_coefficients(n)
+    base += log_w  # log(C(n, k) w_k)
+    k = np.arange(n + 1, dtype=float)
+    n_minus_k = np.subtract(float(n), k)
+    prior_odds = _log_odds_of_one(base, k, n_minus_k)
+    if not np.isfinite(prior_odds):
+        raise ValueError("log_weights must give both values of x_i positive probability")
+    if eps == 0.0:
+        return 0.0
     # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
-    up, down = eps * k, -eps * k
-    nu_1 = log_mean(log_1, norm_1, up) - log_mean(log_0, norm_0, up)
-    nu_0 = log_mean(log_0, norm_0, down) - log_mean(log_1, norm_1, down)
+    tilted = np.multiply(k, eps)
+    tilted += base
+    nu_1 = _log_odds_of_one(tilted, k, n_minus_k) - prior_odds
+    np.multiply(k, -eps, out=tilted)
+    tilted += base
+    nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
     return max(nu_0, nu_1)
 
 

@@ -79,3 +79,51 @@ def test_ferromagnetic_formula_between_eps_and_n_eps(seed, eps):
 def test_bad_input(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
         call()
+
+
+def _exchangeable_by_conditional_sums(log_w, eps):
+    """Eq. (6) for pi(x) = w_{|x|} summed the plain way: C(n-1, k-1) and C(n-1, k) databases
+    with k ones given x_i = 1 and x_i = 0, one scipy logsumexp per sum."""
+    from scipy import special
+    n = len(log_w) - 1
+    k = np.arange(n + 1)
+    with np.errstate(divide="ignore"):
+        log_c1 = np.where(k >= 1, special.gammaln(n) - special.gammaln(np.maximum(k, 1)) - special.gammaln(n - k + 1), -np.inf) + log_w
+        log_c0 = np.where(k <= n - 1, special.gammaln(n) - special.gammaln(k + 1) - special.gammaln(np.maximum(n - k, 1)), -np.inf) + log_w
+
+    def log_mean(log_c, s):
+        return special.logsumexp(log_c + s * eps * k) - special.logsumexp(log_c)
+
+    return max(log_mean(log_c1, 1) - log_mean(log_c0, 1), log_mean(log_c0, -1) - log_mean(log_c1, -1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 3000), a=st.floats(0.05, 20), b=st.floats(0.05, 20), eps=st.floats(0.0, 5.0))
+def test_exchangeable_matches_plain_conditional_sums(n, a, b, eps):
+    log_w = affiliation.beta_binomial_log_weights(n, a, b)
+    assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(_exchangeable_by_conditional_sums(log_w, eps), rel=1e-10, abs=1e-10)
+
+
+@pytest.mark.parametrize("log_w", [
+    # two separated modes: the terms near the maximum do not form one slice
+    np.logaddexp(-0.5 * ((np.arange(401) - 40) / 5.0) ** 2, -0.5 * ((np.arange(401) - 360) / 5.0) ** 2),
+    # almost all mass on the all-zero database: the x_i = 1 side is summed on its own
+    np.concatenate([[0.0], np.full(30, -60.0)]),
+])
+def test_exchangeable_unusual_weight_shapes(log_w):
+    from scipy import special
+    n = len(log_w) - 1
+    log_w = log_w - special.logsumexp(log_w + special.gammaln(n + 1) - special.gammaln(np.arange(1, n + 2)) - special.gammaln(np.arange(n + 1, 0, -1)))
+    for eps in (0.05, 1.0):
+        assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(_exchangeable_by_conditional_sums(log_w, eps), rel=1e-11, abs=1e-11)
+
+
+@pytest.mark.parametrize("log_w, fragment", [
+    (np.array([0.0, -np.inf, -np.inf]), "both values of x_i positive probability"),
+    (np.array([0.0, np.inf]), "log_weights must not contain"),
+    (np.array([0.0]), "log_weights must be a vector"),
+    (np.array([0.0, np.nan, 0.0]), "log_weights must not contain NaN"),
+])
+def test_exchangeable_bad_weights(log_w, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        affiliation.exchangeable_inferential_privacy(log_w, 0.1)
