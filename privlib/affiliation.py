@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
+from scipy import optimize, sparse, special
 
 from privlib import _validate as v
 from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
@@ -31,6 +31,7 @@ __all__ = [
     "is_affiliated",
     "inferential_privacy",
     "exchangeable_inferential_privacy",
+    "exchangeable_worst_case_lp",
     "beta_binomial_log_weights",
     "tree_inferential_privacy",
     "complete_tree_parents",
@@ -219,6 +220,76 @@ def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> 
     tilted += base
     nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
     return max(nu_0, nu_1)
+
+
+def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
+    """The worst case over *all* epsilon-DP mechanisms (uniform epsilon) of the inferential
+    privacy of one individual under an exchangeable prior ``pi(x) = w_{|x|}``, affiliated or not,
+    as a linear program with ``2n`` variables.
+
+    The LP over acceptance functions ``g`` on ``{0,1}^n`` (Charnes-Cooper form of (1)) is invariant
+    under the permutations of the other n - 1 records, and its constraints are convex, so an
+    optimal g can be averaged over them: g depends only on ``(x_i, c)``, c the number of ones
+    among the others. The DP constraints become ``g(a, c) <= e^eps g(a, c +- 1)`` and
+    ``g(a, c) <= e^eps g(1 - a, c)``; the weights are ``C(n-1, c) w_{a+c}``. Each direction z is
+    solved in the variables ``y = g / b_z``, b_z the maximally z-biased acceptance ``e^{+-eps |x|}``
+    (a diagonal rescaling that keeps the coefficients of the n = 10^2..10^3 program within double
+    range; y = 1 is the maximally biased mechanism, so the optimum is at least formula (6)).
+    For affiliated priors the value equals :func:`exchangeable_inferential_privacy` (Theorem 3.4).
+    """
+    log_w = v.real("log_weights", log_weights, finite=False)
+    if log_w.ndim != 1 or log_w.size < 2:
+        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if log_w.max() == np.inf:
+        raise ValueError("log_weights must not contain +inf")
+    eps = float(v.nonnegative("epsilon", epsilon))
+    n = log_w.size - 1
+    c = np.arange(n, dtype=float)
+    log_count = log_binomial_coefficients(n - 1)  # C(n-1, c) databases per (x_i, c)
+    log_mass = np.stack([log_count + log_w[:-1], log_count + log_w[1:]])  # [a, c]: pi(x_i = a, c)
+    log_marginal = special.logsumexp(log_mass, axis=1)
+    if not np.isfinite(log_marginal).all():
+        raise ValueError("log_weights must give both values of x_i positive probability")
+    # variable index a * n + c; neighbours: (a, c) ~ (a, c + 1) and (0, c) ~ (1, c)
+    idx = np.arange(2 * n).reshape(2, n)
+    pairs = np.concatenate([np.stack([idx[:, :-1].ravel(), idx[:, 1:].ravel()], axis=1),
+                            np.stack([idx[0], idx[1]], axis=1)])
+    pairs = np.concatenate([pairs, pairs[:, ::-1]])  # g(u) <= e^eps g(v), both ways
+    ones = (idx // n + idx % n).astype(float)  # |x| = a + c for every variable
+    rows = np.arange(len(pairs))
+    best = -np.inf
+    for z, sign in ((0, -1.0), (1, 1.0)):
+        # maximally z-biased acceptance b = e^{+-eps |x|}; laws of c given x_i = a tilted by b
+        log_b = sign * eps * ones.reshape(2, n)
+        tilted = log_mass + log_b
+        log_scale = special.logsumexp(tilted, axis=1)
+        log_law = tilted - log_scale[:, None]
+        # variables u = law * g / b: the objective and the normalization become plain sums of u,
+        # and g = b is u = law. Zero-mass (a, c) still carry DP constraints: give them the
+        # scale of the next positive-mass entry of their row (any positive scale is exact).
+        log_d = log_law.copy()
+        for a in (0, 1):
+            fin = np.flatnonzero(np.isfinite(log_law[a]))
+            log_d[a] = log_law[a][fin[np.minimum(np.searchsorted(fin, np.arange(n)), fin.size - 1)]]
+        log_d, log_b = log_d.ravel(), log_b.ravel()
+        # g_u <= e^eps g_v  <=>  u_u <= e^(eps + log b_v - log b_u + log d_u - log d_v) u_v
+        gain = np.exp(eps + log_b[pairs[:, 1]] - log_b[pairs[:, 0]] + log_d[pairs[:, 0]] - log_d[pairs[:, 1]])
+        a_ub = sparse.csr_matrix((np.concatenate([np.ones(len(pairs)), -gain]),
+                                  (np.concatenate([rows, rows]), np.concatenate([pairs[:, 0], pairs[:, 1]]))),
+                                 shape=(len(pairs), 2 * n))
+        mass = np.isfinite(log_law).astype(float)
+        cost = np.zeros((2, n))
+        cost[z] = -mass[z]
+        eq = np.zeros((2, n))
+        eq[1 - z] = mass[1 - z]
+        res = optimize.linprog(cost.ravel(), A_ub=a_ub, b_ub=np.zeros(len(pairs)), A_eq=eq.ravel()[None, :],
+                               b_eq=[1.0], bounds=(0, None), method="highs",
+                               options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+        if res.status != 0:
+            raise RuntimeError(f"LP failed: {res.message}")
+        shift = (log_scale[z] - log_marginal[z]) - (log_scale[1 - z] - log_marginal[1 - z])
+        best = max(best, float(np.log(-res.fun) + shift))
+    return best
 
 
 def _u(h: NDArray[np.float64], beta: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -127,3 +127,50 @@ def test_exchangeable_unusual_weight_shapes(log_w):
 def test_exchangeable_bad_weights(log_w, fragment):
     with pytest.raises(ValueError, match=fragment):
         affiliation.exchangeable_inferential_privacy(log_w, 0.1)
+
+
+def test_exchangeable_lp_equals_full_lp_and_formula():
+    from privlib.verify.networked_inferential_privacy import worst_case_lp
+    n = 6
+    x = affiliation.states(n)
+    for log_w in (affiliation.beta_binomial_log_weights(n, 2.0, 0.5), -0.4 * (np.arange(n + 1) - 2.5) ** 2):
+        log_w = log_w - np.log(np.exp(log_w[x.sum(axis=1)]).sum())
+        prior = np.exp(log_w[x.sum(axis=1)])
+        assert affiliation.exchangeable_worst_case_lp(log_w, 0.4) == pytest.approx(worst_case_lp(prior, 0.4, 0), abs=1e-9)
+    beta_binomial = affiliation.beta_binomial_log_weights(40, 2.0, 0.5)
+    assert affiliation.exchangeable_worst_case_lp(beta_binomial, 0.3) == pytest.approx(affiliation.exchangeable_inferential_privacy(beta_binomial, 0.3), abs=1e-9)
+
+
+def test_exchangeable_lp_exactly_m_ones():
+    # uniform on the databases with exactly m ones (sampling without replacement): swapping x_i
+    # with one other record maps x_i = 1 onto x_i = 0 at Hamming distance 2, so no eps-DP
+    # mechanism exceeds 2 eps, and g(x) = exp(eps x_i - eps sum_{j != i} x_j) reaches it.
+    # Formula (6) sees a constant |x| and gives 0: the prior is not affiliated.
+    n, m, eps = 30, 12, 0.35
+    log_w = np.where(np.arange(n + 1) == m, 0.0, -np.inf)
+    assert affiliation.exchangeable_worst_case_lp(log_w, eps) == pytest.approx(2 * eps, abs=1e-9)
+    assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(0.0, abs=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 60), eps=st.floats(0.01, 2.0))
+def test_exchangeable_lp_between_formula_and_n_eps(seed, n, eps):
+    rng = np.random.default_rng(seed)
+    steps = rng.normal(0, 1.0, n)
+    log_w = np.concatenate([[0.0], np.cumsum(steps)])  # any exchangeable prior (need not be affiliated)
+    lp = affiliation.exchangeable_worst_case_lp(log_w, eps)
+    formula = affiliation.exchangeable_inferential_privacy(log_w, eps)
+    assert formula - 1e-9 <= lp <= n * eps + 1e-9
+    convex = np.concatenate([[0.0], np.cumsum(np.sort(steps))])  # log w convex: affiliated
+    assert affiliation.exchangeable_worst_case_lp(convex, eps) == pytest.approx(affiliation.exchangeable_inferential_privacy(convex, eps), abs=1e-8)
+
+
+@pytest.mark.parametrize("log_w, eps, fragment", [
+    (np.zeros(5), -0.1, "epsilon must lie in"),
+    (np.zeros(1), 0.1, "log_weights must be a vector"),
+    (np.array([0.0, -np.inf, -np.inf]), 0.1, "log_weights must give both values"),
+    (np.array([0.0, np.nan]), 0.1, "log_weights must not contain NaN"),
+])
+def test_exchangeable_lp_bad_input(log_w, eps, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        affiliation.exchangeable_worst_case_lp(log_w, eps)
