@@ -293,13 +293,16 @@ def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
 
 
 def _u(h: NDArray[np.float64], beta: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Cavity message ``artanh(tanh(beta) tanh(h))``, written stably as
-    ``(log cosh(h + beta) - log cosh(h - beta)) / 2``."""
+    """Cavity message ``artanh(tanh(beta) tanh(h))``: directly while the product is below 1/2
+    (the log-cosh form would lose digits to cancellation at small fields), and as
+    ``(log cosh(h + beta) - log cosh(h - beta)) / 2`` near 1, where artanh loses them."""
     def log_cosh(t: NDArray[np.float64]) -> NDArray[np.float64]:
         t = np.abs(t)
         return t + np.log1p(np.exp(-2 * t)) - np.log(2.0)
 
-    return 0.5 * (log_cosh(h + beta) - log_cosh(h - beta))
+    product = np.tanh(beta) * np.tanh(h)
+    small = np.abs(product) < 0.5
+    return np.where(small, np.arctanh(np.where(small, product, 0.0)), 0.5 * (log_cosh(h + beta) - log_cosh(h - beta)))
 
 
 def tree_inferential_privacy(parents: ArrayLike, beta: float, epsilon: float) -> float:
