@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlib import affiliation
+from privlib.verify import networked_inferential_privacy as nip
 
 
 def test_anchor_values():
@@ -130,13 +131,12 @@ def test_exchangeable_bad_weights(log_w, fragment):
 
 
 def test_exchangeable_lp_equals_full_lp_and_formula():
-    from privlib.verify.networked_inferential_privacy import worst_case_lp
     n = 6
     x = affiliation.states(n)
     for log_w in (affiliation.beta_binomial_log_weights(n, 2.0, 0.5), -0.4 * (np.arange(n + 1) - 2.5) ** 2):
         log_w = log_w - np.log(np.exp(log_w[x.sum(axis=1)]).sum())
         prior = np.exp(log_w[x.sum(axis=1)])
-        assert affiliation.exchangeable_worst_case_lp(log_w, 0.4) == pytest.approx(worst_case_lp(prior, 0.4, 0), abs=1e-9)
+        assert affiliation.exchangeable_worst_case_lp(log_w, 0.4) == pytest.approx(nip.worst_case_lp(prior, 0.4, 0), abs=1e-9)
     beta_binomial = affiliation.beta_binomial_log_weights(40, 2.0, 0.5)
     assert affiliation.exchangeable_worst_case_lp(beta_binomial, 0.3) == pytest.approx(affiliation.exchangeable_inferential_privacy(beta_binomial, 0.3), abs=1e-9)
 
@@ -174,3 +174,45 @@ def test_exchangeable_lp_between_formula_and_n_eps(seed, n, eps):
 def test_exchangeable_lp_bad_input(log_w, eps, fragment):
     with pytest.raises(ValueError, match=fragment):
         affiliation.exchangeable_worst_case_lp(log_w, eps)
+
+
+def test_bp_message_exact_at_small_fields():
+    import mpmath
+    # root and one child: nu = eps + 2 artanh(tanh(beta) tanh(eps / 2)), exactly (eq. (19))
+    beta, eps = 1e-5, 1e-6
+    exact = float(eps + 2 * mpmath.atanh(mpmath.tanh(mpmath.mpf(beta)) * mpmath.tanh(mpmath.mpf(eps) / 2)))
+    assert affiliation.tree_inferential_privacy([-1, 0], beta, eps) == pytest.approx(exact, rel=1e-13)
+
+
+def test_lattice_helpers():
+    assert nip.grid_edges(2, 3) == [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)]
+    # a single site: alone it is an independent bit (nu = eps); with four plus neighbours its
+    # field is 4 beta + eps/2 and nu = 2 artanh(tanh(4 beta + eps/2)) = 8 beta + eps
+    assert nip.lattice_centre_privacy(1, 1, 0.3, 0.2, "free") == pytest.approx(0.2, abs=1e-12)
+    assert nip.lattice_centre_privacy(1, 1, 0.3, 0.2, "plus") == pytest.approx(8 * 0.3 + 0.2, abs=1e-12)
+    assert nip.lattice_centre_privacy(3, 3, 0.5, 0.2, "free") == pytest.approx(1.0677511014162206, abs=1e-12)
+    assert nip.onsager_bound(0.3) == 0.0
+    assert nip.onsager_bound(0.6) == pytest.approx(4.314583312782519, abs=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(beta=st.floats(0.0, 1.0), eps=st.floats(1e-4, 2.0), rows=st.integers(1, 3), cols=st.integers(1, 3))
+def test_lattice_free_below_plus_boundary(beta, eps, rows, cols):
+    assert nip.lattice_centre_privacy(rows, cols, beta, eps, "free") <= nip.lattice_centre_privacy(rows, cols, beta, eps, "plus") + 1e-9
+
+
+def test_coupling_at_row_sum_matches_enumerated_influences():
+    for d, delta in ((1, 0.5), (2, 0.9)):
+        beta = nip.coupling_at_row_sum(d, delta)
+        parents = affiliation.complete_tree_parents(d, 2)
+        prior = affiliation.ising_prior(parents.size, [(int(parents[u]), u) for u in range(1, parents.size)], beta)
+        assert affiliation.influence_matrix(prior).sum(axis=1).max() == pytest.approx(delta, abs=1e-10)
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: nip.lattice_centre_privacy(2, 2, 0.5, 0.1, "fixed"), "boundary must be"),
+    (lambda: nip.thm_a_2_lattice(beta=0.3), "beta must exceed"),
+])
+def test_lattice_bad_input(call, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        call()
