@@ -169,11 +169,13 @@ def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: 
     less than ``n (n + 1) e^(slack - width) = e^-40`` relative; otherwise each sum is taken on
     its own."""
     n = k.size - 1
-    top = t.max()
+    peak = int(t.argmax())
+    top = t[peak]
     if not np.isfinite(top):
         raise ValueError("log_weights must contain a finite value")
     slack = 30.0
-    if t[1:].max() < top - slack or t[:-1].max() < top - slack:
+    # a peak inside 1..n-1 is a term of both sums; at an end, look at the other sum's largest term
+    if (peak == 0 and t[1:].max() < top - slack) or (peak == n and t[:-1].max() < top - slack):
         with np.errstate(divide="ignore"):
             return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
     width = slack + 40.0 + 2.0 * np.log(n + 1.0)
