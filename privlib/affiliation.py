@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
+from scipy import optimize, sparse, special
 
 from privlib import _validate as v
 from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
@@ -31,6 +31,7 @@ __all__ = [
     "is_affiliated",
     "inferential_privacy",
     "exchangeable_inferential_privacy",
+    "exchangeable_worst_case_lp",
     "beta_binomial_log_weights",
     "tree_inferential_privacy",
     "complete_tree_parents",
@@ -158,43 +159,152 @@ def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]
     return special.betaln(a + k, b + n - k) - special.betaln(a, b)
 
 
+def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: NDArray[np.float64]) -> float:
+    """``log(sum_k e^{t_k} k / sum_k e^{t_k} (n - k))``, the log odds of ``x_i = 1`` when the
+    number of ones has log-weights ``t`` (up to a constant), from one exponential pass.
+
+    Only the terms within ``width`` of the largest exponent are exponentiated (a contiguous
+    slice when they form one, as for unimodal sequences); the maximum cancels in the ratio. When
+    both sums have a term within ``slack`` of that maximum, the dropped terms change each sum by
+    less than ``n (n + 1) e^(slack - width) = e^-40`` relative; otherwise each sum is taken on
+    its own."""
+    n = k.size - 1
+    peak = int(t.argmax())
+    top = t[peak]
+    if not np.isfinite(top):
+        raise ValueError("log_weights must contain a finite value")
+    slack = 30.0
+    # a peak inside 1..n-1 is a term of both sums; at an end, look at the other sum's largest term
+    if (peak == 0 and t[1:].max() < top - slack) or (peak == n and t[:-1].max() < top - slack):
+        with np.errstate(divide="ignore"):
+            return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
+    width = slack + 40.0 + 2.0 * np.log(n + 1.0)
+    keep = t > top - width
+    lo, hi = int(keep.argmax()), n + 1 - int(keep[::-1].argmax())
+    near = slice(lo, hi) if np.count_nonzero(keep[lo:hi]) == hi - lo else keep
+    terms = t[near] - top
+    np.exp(terms, out=terms)
+    return float(np.log((terms @ k[near]) / (terms @ n_minus_k[near])))
+
+
 def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> float:
     """Eq. (6) for an exchangeable prior ``pi(x) = w_{|x|}`` (``log_weights[k] = log w_k``,
     k = 0..n) with uniform epsilon, in O(n): the sums over databases become sums over the number
-    of ones with binomial multiplicities."""
+    of ones with binomial multiplicities.
+
+    The databases with k ones and ``x_i = 1`` number ``C(n-1, k-1) = C(n, k) k / n``, those with
+    ``x_i = 0`` number ``C(n, k) (n - k) / n``. So the odds of ``x_i = 1`` under the prior tilted
+    by ``e^{s eps k}`` are ``sum_k C(n, k) w_k e^{s eps k} k / sum_k C(n, k) w_k e^{s eps k} (n - k)``,
+    and (6) is ``max(odds(+1) / odds(0), odds(0) / odds(-1))`` in log form: one ``gammaln``
+    pass, then one exponential pass per tilt ``s in {0, +1, -1}`` (the tilted passes touch only
+    the terms near their maximum)."""
     log_w = v.real("log_weights", log_weights, finite=False)
     if log_w.ndim != 1 or log_w.size < 2:
         raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if log_w.max() == np.inf:
+        raise ValueError("log_weights must not contain +inf")
     eps = float(v.nonnegative("epsilon", epsilon))
     n = log_w.size - 1
-    k = np.arange(n + 1)
-    # multiplicities of databases with k ones and x_i = 1: C(n-1, k-1) = C(n, k) k / n;
-    # with x_i = 0: C(n-1, k) = C(n, k) (n - k) / n (one gammaln pass for both)
-    base = log_binomial_coefficients(n) + log_w - np.log(n)
-    with np.errstate(divide="ignore"):
-        log_k = np.log(k)
-    log_1 = base + log_k
-    log_0 = base + log_k[::-1]  # log(n - k)
-    norm_1, norm_0 = logsumexp_near_max(log_1), logsumexp_near_max(log_0)
-
-    def log_mean(log_c: NDArray[np.float64], norm: float, tilt: NDArray[np.float64]) -> float:
-        return logsumexp_near_max(log_c + tilt) - norm
-
+    base = log_binomial_coefficients(n)
+    base += log_w  # log(C(n, k) w_k)
+    k = np.arange(n + 1, dtype=float)
+    n_minus_k = np.subtract(float(n), k)
+    prior_odds = _log_odds_of_one(base, k, n_minus_k)
+    if not np.isfinite(prior_odds):
+        raise ValueError("log_weights must give both values of x_i positive probability")
+    if eps == 0.0:
+        return 0.0
     # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
-    up, down = eps * k, -eps * k
-    nu_1 = log_mean(log_1, norm_1, up) - log_mean(log_0, norm_0, up)
-    nu_0 = log_mean(log_0, norm_0, down) - log_mean(log_1, norm_1, down)
+    tilted = np.multiply(k, eps)
+    tilted += base
+    nu_1 = _log_odds_of_one(tilted, k, n_minus_k) - prior_odds
+    np.multiply(k, -eps, out=tilted)
+    tilted += base
+    nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
     return max(nu_0, nu_1)
 
 
+def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
+    """The worst case over *all* epsilon-DP mechanisms (uniform epsilon) of the inferential
+    privacy of one individual under an exchangeable prior ``pi(x) = w_{|x|}``, affiliated or not,
+    as a linear program with ``2n`` variables.
+
+    The LP over acceptance functions ``g`` on ``{0,1}^n`` (Charnes-Cooper form of (1)) is invariant
+    under the permutations of the other n - 1 records, and its constraints are convex, so an
+    optimal g can be averaged over them: g depends only on ``(x_i, c)``, c the number of ones
+    among the others. The DP constraints become ``g(a, c) <= e^eps g(a, c +- 1)`` and
+    ``g(a, c) <= e^eps g(1 - a, c)``; the weights are ``C(n-1, c) w_{a+c}``. Each direction z is
+    solved in the variables ``y = g / b_z``, b_z the maximally z-biased acceptance ``e^{+-eps |x|}``
+    (a diagonal rescaling that keeps the coefficients of the n = 10^2..10^3 program within double
+    range; y = 1 is the maximally biased mechanism, so the optimum is at least formula (6)).
+    For affiliated priors the value equals :func:`exchangeable_inferential_privacy` (Theorem 3.4).
+    """
+    log_w = v.real("log_weights", log_weights, finite=False)
+    if log_w.ndim != 1 or log_w.size < 2:
+        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if log_w.max() == np.inf:
+        raise ValueError("log_weights must not contain +inf")
+    eps = float(v.nonnegative("epsilon", epsilon))
+    n = log_w.size - 1
+    c = np.arange(n, dtype=float)
+    log_count = log_binomial_coefficients(n - 1)  # C(n-1, c) databases per (x_i, c)
+    log_mass = np.stack([log_count + log_w[:-1], log_count + log_w[1:]])  # [a, c]: pi(x_i = a, c)
+    log_marginal = special.logsumexp(log_mass, axis=1)
+    if not np.isfinite(log_marginal).all():
+        raise ValueError("log_weights must give both values of x_i positive probability")
+    # variable index a * n + c; neighbours: (a, c) ~ (a, c + 1) and (0, c) ~ (1, c)
+    idx = np.arange(2 * n).reshape(2, n)
+    pairs = np.concatenate([np.stack([idx[:, :-1].ravel(), idx[:, 1:].ravel()], axis=1),
+                            np.stack([idx[0], idx[1]], axis=1)])
+    pairs = np.concatenate([pairs, pairs[:, ::-1]])  # g(u) <= e^eps g(v), both ways
+    ones = (idx // n + idx % n).astype(float)  # |x| = a + c for every variable
+    rows = np.arange(len(pairs))
+    best = -np.inf
+    for z, sign in ((0, -1.0), (1, 1.0)):
+        # maximally z-biased acceptance b = e^{+-eps |x|}; laws of c given x_i = a tilted by b
+        log_b = sign * eps * ones.reshape(2, n)
+        tilted = log_mass + log_b
+        log_scale = special.logsumexp(tilted, axis=1)
+        log_law = tilted - log_scale[:, None]
+        # variables u = law * g / b: the objective and the normalization become plain sums of u,
+        # and g = b is u = law. Zero-mass (a, c) still carry DP constraints: give them the
+        # scale of the next positive-mass entry of their row (any positive scale is exact).
+        log_d = log_law.copy()
+        for a in (0, 1):
+            fin = np.flatnonzero(np.isfinite(log_law[a]))
+            log_d[a] = log_law[a][fin[np.minimum(np.searchsorted(fin, np.arange(n)), fin.size - 1)]]
+        log_d, log_b = log_d.ravel(), log_b.ravel()
+        # g_u <= e^eps g_v  <=>  u_u <= e^(eps + log b_v - log b_u + log d_u - log d_v) u_v
+        gain = np.exp(eps + log_b[pairs[:, 1]] - log_b[pairs[:, 0]] + log_d[pairs[:, 0]] - log_d[pairs[:, 1]])
+        a_ub = sparse.csr_matrix((np.concatenate([np.ones(len(pairs)), -gain]),
+                                  (np.concatenate([rows, rows]), np.concatenate([pairs[:, 0], pairs[:, 1]]))),
+                                 shape=(len(pairs), 2 * n))
+        mass = np.isfinite(log_law).astype(float)
+        cost = np.zeros((2, n))
+        cost[z] = -mass[z]
+        eq = np.zeros((2, n))
+        eq[1 - z] = mass[1 - z]
+        res = optimize.linprog(cost.ravel(), A_ub=a_ub, b_ub=np.zeros(len(pairs)), A_eq=eq.ravel()[None, :],
+                               b_eq=[1.0], bounds=(0, None), method="highs",
+                               options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+        if res.status != 0:
+            raise RuntimeError(f"LP failed: {res.message}")
+        shift = (log_scale[z] - log_marginal[z]) - (log_scale[1 - z] - log_marginal[1 - z])
+        best = max(best, float(np.log(-res.fun) + shift))
+    return best
+
+
 def _u(h: NDArray[np.float64], beta: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Cavity message ``artanh(tanh(beta) tanh(h))``, written stably as
-    ``(log cosh(h + beta) - log cosh(h - beta)) / 2``."""
+    """Cavity message ``artanh(tanh(beta) tanh(h))``: directly while the product is below 1/2
+    (the log-cosh form would lose digits to cancellation at small fields), and as
+    ``(log cosh(h + beta) - log cosh(h - beta)) / 2`` near 1, where artanh loses them."""
     def log_cosh(t: NDArray[np.float64]) -> NDArray[np.float64]:
         t = np.abs(t)
         return t + np.log1p(np.exp(-2 * t)) - np.log(2.0)
 
-    return 0.5 * (log_cosh(h + beta) - log_cosh(h - beta))
+    product = np.tanh(beta) * np.tanh(h)
+    small = np.abs(product) < 0.5
+    return np.where(small, np.arctanh(np.where(small, product, 0.0)), 0.5 * (log_cosh(h + beta) - log_cosh(h - beta)))
 
 
 def tree_inferential_privacy(parents: ArrayLike, beta: float, epsilon: float) -> float:

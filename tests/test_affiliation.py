@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlib import affiliation
+from privlib.verify import networked_inferential_privacy as nip
 
 
 def test_anchor_values():
@@ -78,4 +79,140 @@ def test_ferromagnetic_formula_between_eps_and_n_eps(seed, eps):
 ])
 def test_bad_input(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
+        call()
+
+
+def _exchangeable_by_conditional_sums(log_w, eps):
+    """Eq. (6) for pi(x) = w_{|x|} summed the plain way: C(n-1, k-1) and C(n-1, k) databases
+    with k ones given x_i = 1 and x_i = 0, one scipy logsumexp per sum."""
+    from scipy import special
+    n = len(log_w) - 1
+    k = np.arange(n + 1)
+    with np.errstate(divide="ignore"):
+        log_c1 = np.where(k >= 1, special.gammaln(n) - special.gammaln(np.maximum(k, 1)) - special.gammaln(n - k + 1), -np.inf) + log_w
+        log_c0 = np.where(k <= n - 1, special.gammaln(n) - special.gammaln(k + 1) - special.gammaln(np.maximum(n - k, 1)), -np.inf) + log_w
+
+    def log_mean(log_c, s):
+        return special.logsumexp(log_c + s * eps * k) - special.logsumexp(log_c)
+
+    return max(log_mean(log_c1, 1) - log_mean(log_c0, 1), log_mean(log_c0, -1) - log_mean(log_c1, -1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 3000), a=st.floats(0.05, 20), b=st.floats(0.05, 20), eps=st.floats(0.0, 5.0))
+def test_exchangeable_matches_plain_conditional_sums(n, a, b, eps):
+    log_w = affiliation.beta_binomial_log_weights(n, a, b)
+    assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(_exchangeable_by_conditional_sums(log_w, eps), rel=1e-10, abs=1e-10)
+
+
+@pytest.mark.parametrize("log_w", [
+    # two separated modes: the terms near the maximum do not form one slice
+    np.logaddexp(-0.5 * ((np.arange(401) - 40) / 5.0) ** 2, -0.5 * ((np.arange(401) - 360) / 5.0) ** 2),
+    # almost all mass on the all-zero database: the x_i = 1 side is summed on its own
+    np.concatenate([[0.0], np.full(30, -60.0)]),
+])
+def test_exchangeable_unusual_weight_shapes(log_w):
+    from scipy import special
+    n = len(log_w) - 1
+    log_w = log_w - special.logsumexp(log_w + special.gammaln(n + 1) - special.gammaln(np.arange(1, n + 2)) - special.gammaln(np.arange(n + 1, 0, -1)))
+    for eps in (0.05, 1.0):
+        assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(_exchangeable_by_conditional_sums(log_w, eps), rel=1e-11, abs=1e-11)
+
+
+@pytest.mark.parametrize("log_w, fragment", [
+    (np.array([0.0, -np.inf, -np.inf]), "both values of x_i positive probability"),
+    (np.array([0.0, np.inf]), "log_weights must not contain"),
+    (np.array([0.0]), "log_weights must be a vector"),
+    (np.array([0.0, np.nan, 0.0]), "log_weights must not contain NaN"),
+])
+def test_exchangeable_bad_weights(log_w, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        affiliation.exchangeable_inferential_privacy(log_w, 0.1)
+
+
+def test_exchangeable_lp_equals_full_lp_and_formula():
+    n = 6
+    x = affiliation.states(n)
+    for log_w in (affiliation.beta_binomial_log_weights(n, 2.0, 0.5), -0.4 * (np.arange(n + 1) - 2.5) ** 2):
+        log_w = log_w - np.log(np.exp(log_w[x.sum(axis=1)]).sum())
+        prior = np.exp(log_w[x.sum(axis=1)])
+        assert affiliation.exchangeable_worst_case_lp(log_w, 0.4) == pytest.approx(nip.worst_case_lp(prior, 0.4, 0), abs=1e-9)
+    beta_binomial = affiliation.beta_binomial_log_weights(40, 2.0, 0.5)
+    assert affiliation.exchangeable_worst_case_lp(beta_binomial, 0.3) == pytest.approx(affiliation.exchangeable_inferential_privacy(beta_binomial, 0.3), abs=1e-9)
+
+
+def test_exchangeable_lp_exactly_m_ones():
+    # uniform on the databases with exactly m ones (sampling without replacement): swapping x_i
+    # with one other record maps x_i = 1 onto x_i = 0 at Hamming distance 2, so no eps-DP
+    # mechanism exceeds 2 eps, and g(x) = exp(eps x_i - eps sum_{j != i} x_j) reaches it.
+    # Formula (6) sees a constant |x| and gives 0: the prior is not affiliated.
+    n, m, eps = 30, 12, 0.35
+    log_w = np.where(np.arange(n + 1) == m, 0.0, -np.inf)
+    assert affiliation.exchangeable_worst_case_lp(log_w, eps) == pytest.approx(2 * eps, abs=1e-9)
+    assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(0.0, abs=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 60), eps=st.floats(0.01, 2.0))
+def test_exchangeable_lp_between_formula_and_n_eps(seed, n, eps):
+    rng = np.random.default_rng(seed)
+    steps = rng.normal(0, 1.0, n)
+    log_w = np.concatenate([[0.0], np.cumsum(steps)])  # any exchangeable prior (need not be affiliated)
+    lp = affiliation.exchangeable_worst_case_lp(log_w, eps)
+    formula = affiliation.exchangeable_inferential_privacy(log_w, eps)
+    assert formula - 1e-9 <= lp <= n * eps + 1e-9
+    convex = np.concatenate([[0.0], np.cumsum(np.sort(steps))])  # log w convex: affiliated
+    assert affiliation.exchangeable_worst_case_lp(convex, eps) == pytest.approx(affiliation.exchangeable_inferential_privacy(convex, eps), abs=1e-8)
+
+
+@pytest.mark.parametrize("log_w, eps, fragment", [
+    (np.zeros(5), -0.1, "epsilon must lie in"),
+    (np.zeros(1), 0.1, "log_weights must be a vector"),
+    (np.array([0.0, -np.inf, -np.inf]), 0.1, "log_weights must give both values"),
+    (np.array([0.0, np.nan]), 0.1, "log_weights must not contain NaN"),
+])
+def test_exchangeable_lp_bad_input(log_w, eps, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        affiliation.exchangeable_worst_case_lp(log_w, eps)
+
+
+def test_bp_message_exact_at_small_fields():
+    import mpmath
+    # root and one child: nu = eps + 2 artanh(tanh(beta) tanh(eps / 2)), exactly (eq. (19))
+    beta, eps = 1e-5, 1e-6
+    exact = float(eps + 2 * mpmath.atanh(mpmath.tanh(mpmath.mpf(beta)) * mpmath.tanh(mpmath.mpf(eps) / 2)))
+    assert affiliation.tree_inferential_privacy([-1, 0], beta, eps) == pytest.approx(exact, rel=1e-13)
+
+
+def test_lattice_helpers():
+    assert nip.grid_edges(2, 3) == [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)]
+    # a single site: alone it is an independent bit (nu = eps); with four plus neighbours its
+    # field is 4 beta + eps/2 and nu = 2 artanh(tanh(4 beta + eps/2)) = 8 beta + eps
+    assert nip.lattice_centre_privacy(1, 1, 0.3, 0.2, "free") == pytest.approx(0.2, abs=1e-12)
+    assert nip.lattice_centre_privacy(1, 1, 0.3, 0.2, "plus") == pytest.approx(8 * 0.3 + 0.2, abs=1e-12)
+    assert nip.lattice_centre_privacy(3, 3, 0.5, 0.2, "free") == pytest.approx(1.0677511014162206, abs=1e-12)
+    assert nip.onsager_bound(0.3) == 0.0
+    assert nip.onsager_bound(0.6) == pytest.approx(4.314583312782519, abs=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(beta=st.floats(0.0, 1.0), eps=st.floats(1e-4, 2.0), rows=st.integers(1, 3), cols=st.integers(1, 3))
+def test_lattice_free_below_plus_boundary(beta, eps, rows, cols):
+    assert nip.lattice_centre_privacy(rows, cols, beta, eps, "free") <= nip.lattice_centre_privacy(rows, cols, beta, eps, "plus") + 1e-9
+
+
+def test_coupling_at_row_sum_matches_enumerated_influences():
+    for d, delta in ((1, 0.5), (2, 0.9)):
+        beta = nip.coupling_at_row_sum(d, delta)
+        parents = affiliation.complete_tree_parents(d, 2)
+        prior = affiliation.ising_prior(parents.size, [(int(parents[u]), u) for u in range(1, parents.size)], beta)
+        assert affiliation.influence_matrix(prior).sum(axis=1).max() == pytest.approx(delta, abs=1e-10)
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: nip.lattice_centre_privacy(2, 2, 0.5, 0.1, "fixed"), "boundary must be"),
+    (lambda: nip.thm_a_2_lattice(beta=0.3), "beta must exceed"),
+])
+def test_lattice_bad_input(call, fragment):
+    with pytest.raises(ValueError, match=fragment):
         call()

@@ -240,3 +240,121 @@ def thm_a_2(degree: int = 3) -> Evidence:
     sup = affiliation.regular_tree_sup(degree, 1.2 * beta_c, 1e-6)
     return holds(bool(sub < 1e-4 and sup > 0.1), observed=sup, reference=sub,
                  detail="worst case at eps = 1e-6 above / below the critical coupling")
+
+
+@claim("003/exchangeable-lp", item="Theorem 3.4 (exchangeable priors, LP reduced by symmetry)",
+       statement="For an exchangeable affiliated prior (a Beta mixture of i.i.d. bits) the worst case over all eps-DP mechanisms equals formula (6); averaging a mechanism over the permutations of the other records reduces the LP to 2n variables indexed by (x_i, number of ones among the others) without changing its value.",
+       method="symmetry-reduced LP (HiGHS) against the O(n) formula for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at n = 10, 50, 300 and eps = 0.05, 0.3, 2; and against the full LP over all 2^8 databases for an affiliated and a non-affiliated exchangeable prior")
+def exchangeable_lp(n_max: int = 300) -> Evidence:
+    observed, reference = [], []
+    for n in sorted({10, 50, n_max}):
+        for a, b in ((2.0, 0.5), (0.3, 0.3)):
+            log_w = affiliation.beta_binomial_log_weights(n, a, b)
+            for eps in (0.05, 0.3, 2.0):
+                observed.append(affiliation.exchangeable_worst_case_lp(log_w, eps))
+                reference.append(affiliation.exchangeable_inferential_privacy(log_w, eps))
+    n = 8
+    weight = affiliation.states(n).sum(axis=1)
+    gap = 0.0
+    for log_w in (affiliation.beta_binomial_log_weights(n, 2.0, 0.5), -0.4 * (np.arange(n + 1) - n / 2) ** 2):
+        log_w = log_w - special.logsumexp(log_w[weight])  # the second prior (log w concave) is not affiliated
+        observed.append(affiliation.exchangeable_worst_case_lp(log_w, 0.3))
+        reference.append(worst_case_lp(np.exp(log_w[weight]), 0.3, 0))
+        gap = max(gap, reference[-1] - affiliation.exchangeable_inferential_privacy(log_w, 0.3))
+    return close(observed, reference, atol=1e-9, rtol=0.0,
+                 detail=f"on the non-affiliated prior the worst case exceeds formula (6) by {gap:.4f}")
+
+
+def coupling_at_row_sum(d: int, delta: float) -> float:
+    """The coupling beta at which the largest row sum of the exact influence matrix of the Ising
+    model on a complete d-ary tree, ``(d + 1) gamma(beta, d + 1)`` at an internal node, equals
+    delta (gamma >= beta, so the root lies below ``delta / (d + 1)``)."""
+    return optimize.brentq(lambda b: (d + 1) * affiliation.ising_influence(b, d + 1) - delta, 0.0, delta / (d + 1), xtol=1e-15)
+
+
+@claim("003/erratum-thm-4-2-tightness", item="Theorem 4.2 (tightness remark)", kind="erratum",
+       statement="The remark after Theorem 4.2 takes the influences of the Ising model on a complete d-ary tree to be beta on every edge, so that row sums delta -> 1 give nu = Omega(eps/(1 - delta)), matching the bound up to a constant. The exact influence (Definition 4.1) at an internal node is (log(1 + e^{2 beta (d+1)}) - log(1 + e^{2 beta (d-1)}))/2 > beta: the row sums reach 1 while d tanh(beta) < 0.64, and the exact worst case over all trees of maximum degree d + 1 stays below (1 + tanh beta)/(1 - d tanh beta) eps < 2.8 eps as delta -> 1, while the bound 2 eps/(1 - delta) diverges.",
+       method="influence matrix by enumeration of the conditional laws of the 15-node binary tree and formula (6) there by enumeration of all 2^15 databases; the exact worst case over trees of maximum degree d + 1 from the regular-tree belief-propagation fixed point (Theorem 3.4, eq. (19)) for d = 2, 3, 10, 100, 10^4 and delta = 1 - 10^-k, k = 1..4")
+def erratum_thm_4_2_tightness(epsilon: float = 0.01) -> Evidence:
+    # the paper's own example, small enough to enumerate: binary tree of depth 3, row sum 0.99
+    parents = affiliation.complete_tree_parents(2, 3)
+    edges = [(int(parents[v]), v) for v in range(1, parents.size)]
+    beta = coupling_at_row_sum(2, 0.99)
+    internal_beta = beta
+    prior = affiliation.ising_prior(parents.size, edges, beta)
+    gamma = affiliation.influence_matrix(prior)
+    row_sum, internal_gamma = float(gamma.sum(axis=1).max()), float(gamma[1, 0])  # node 1: degree 3
+    if abs(row_sum - 0.99) > 1e-9 or internal_gamma < 1.2 * internal_beta:
+        return holds(False, observed=row_sum, reference=0.99,
+                     detail=f"enumerated row sum {row_sum:.6f}, internal influence {internal_gamma / internal_beta:.4f} beta")
+    t = np.tanh(beta)
+    ratios = [affiliation.inferential_privacy(prior, epsilon, i) / epsilon for i in range(parents.size)]
+    slopes = [(1 + t) / (1 - 2 * t)] * parents.size
+    for d in (2, 3, 10, 100, 10_000):
+        for delta in (0.9, 0.99, 0.999, 0.9999):
+            beta = coupling_at_row_sum(d, delta)
+            t = np.tanh(beta)
+            for eps in (1e-4, epsilon, 0.1, 1.0):
+                ratios.append(affiliation.regular_tree_sup(d + 1, beta, eps) / eps)
+                slopes.append((1 + t) / (1 - d * t))
+    if max(slopes) >= 2.8:
+        return holds(False, observed=max(slopes), reference=2.8, detail="the worst case's slope reaches 2.8")
+    return at_most(ratios, slopes, atol=1e-9,
+                   detail=f"internal-node influence {internal_gamma / internal_beta:.3f} beta at d = 2 (printed: beta); largest exact nu/eps "
+                          f"{max(ratios):.4f}, while the bound's 2/(1 - delta) reaches {2 / 1e-4:.0f}")
+
+
+def grid_edges(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Edges of the rows x cols grid graph (free boundary); site (r, c) is node r * cols + c."""
+    return ([(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
+            + [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)])
+
+
+def onsager_bound(beta: float) -> float:
+    """``log((1 + m*)/(1 - m*))`` with the spontaneous magnetization of the square-lattice Ising
+    model ``m* = (1 - sinh(2 beta)^-4)^(1/8)`` above ``beta_c = log(1 + sqrt 2)/2`` (0 below)."""
+    s = np.sinh(2 * beta) ** -4
+    m = (1 - s) ** 0.125 if s < 1 else 0.0
+    return float(np.log((1 + m) / (1 - m)))
+
+
+def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, boundary: str = "free") -> float:
+    """Worst-case inferential privacy at the centre site of a rows x cols box of the zero-field
+    Ising model, by enumeration: ``boundary="free"`` is formula (6) for the box itself (a member
+    of the family of Theorem A.2); ``"plus"`` is ``2 artanh`` of the centre magnetization under
+    the field eps/2 with every spin outside the box fixed to +1, which bounds the value of every
+    finite subgraph of Z^2 from above (GKS: adding sites and edges raises the magnetization; FKG:
+    the all-plus outside is the most favourable boundary)."""
+    n, centre = rows * cols, (rows // 2) * cols + (cols - 1) // 2
+    edges = grid_edges(rows, cols)
+    if boundary == "free":
+        return affiliation.inferential_privacy(affiliation.ising_prior(n, edges, beta), epsilon, centre)
+    if boundary != "plus":
+        raise ValueError(f"boundary must be 'free' or 'plus', got {boundary!r}")
+    r, c = np.divmod(np.arange(n), cols)
+    outside = (r == 0).astype(float) + (r == rows - 1) + (c == 0) + (c == cols - 1)  # plus neighbours
+    gibbs = affiliation.ising_prior(n, edges, beta, beta * outside + epsilon / 2)
+    spin = 2 * affiliation.states(n)[:, centre] - 1
+    return float(2 * np.arctanh(gibbs @ spin))
+
+
+@claim("003/thm-a-2-lattice", item="Theorem A.2 (2-D lattice)", kind="illustrated",
+       statement="On finite subgraphs of Z^2 with beta above beta_c = log(1 + sqrt 2)/2 the worst case is at least log((1 + m*)/(1 - m*)), m* = (1 - sinh(2 beta)^-4)^(1/8), for every eps > 0: no DP level enforces a smaller nu (statement reconstructed: the seed text breaks off in this theorem).",
+       method="formula (6) by enumeration at the centre of free 3x3 and 3x4 lattices (members of the family: lower bounds on the sup) and the same boxes with an all-plus boundary (upper bounds on the sup); the bound must lie below every upper bound down to eps = 1e-6, and the free lattices reach it above a threshold eps that falls as the lattice grows")
+def thm_a_2_lattice(beta: float = 0.6) -> Evidence:
+    if beta <= np.log(1 + np.sqrt(2)) / 2:
+        raise ValueError(f"beta must exceed beta_c = {np.log(1 + np.sqrt(2)) / 2:.6f}, got {beta}")
+    bound = onsager_bound(beta)
+    lower, upper, thresholds = [], [], []
+    for rows, cols in ((3, 3), (3, 4)):
+        for eps in (1e-6, 1e-3, 0.1, 0.5, 1.0):
+            lower.append(lattice_centre_privacy(rows, cols, beta, eps, "free"))
+            upper.append(lattice_centre_privacy(rows, cols, beta, eps, "plus"))
+        if lower[-1] < bound:
+            return holds(False, observed=lower[-1], reference=bound, detail=f"free {rows}x{cols} lattice stays below the bound at eps = 1")
+        thresholds.append(optimize.brentq(lambda e: lattice_centre_privacy(rows, cols, beta, e, "free") - bound, 1e-3, 1.0, xtol=1e-6))
+    if not thresholds[1] < thresholds[0]:
+        return holds(False, observed=thresholds[1], reference=thresholds[0], detail="threshold does not fall with the lattice size")
+    return at_most([bound] * len(upper) + lower, upper + upper,
+                   detail=f"bound {bound:.4f}; plus-boundary 3x4 box at eps = 1e-6: {upper[5]:.4f}; free lattices reach the bound "
+                          f"at eps = {thresholds[0]:.3f} (3x3), {thresholds[1]:.3f} (3x4)")
