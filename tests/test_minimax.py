@@ -56,6 +56,11 @@ def test_tradeoff_curve_of_randomized_response():
     assert mm.tradeoff_curve(p, q, a) == pytest.approx([1.0, 1 / (1 + e), 0.0])
 
 
+def test_tradeoff_curve_rejects_impossible_outputs_for_free():
+    p, q = np.array([0.5, 0.5, 0.0]), np.array([0.0, 0.5, 0.5])
+    assert mm.tradeoff_curve(p, q, [0.0, 0.5, 1.0]) == pytest.approx([0.5, 0.0, 0.0])
+
+
 def test_min_weighted_test_error_against_enumeration():
     rng = np.random.default_rng(0)
     p, q = rng.dirichlet(np.ones(5)), rng.dirichlet(np.ones(5))
@@ -117,6 +122,28 @@ def test_minimax_rate_table_saturates_and_orders():
     assert mm.minimax_rate("dp", 10, 1000, 0.01) == pytest.approx(1.1)
 
 
+def test_histogram_risk_of_the_uniform_density_by_hand():
+    # g = 1: no bias; each bin proportion has variance (1/B)(1 - 1/B)/n with B = m^d bins
+    n, m, alpha, d = 500, 4, 0.5, 2
+    B = m ** d
+    by_hand = B * ((1 / B) * (1 - 1 / B) / n + 2 * (2 / (n * alpha)) ** 2) * B ** 2 / B
+    assert mm.histogram_risk_exact(lambda x: x, 1.0, n, m, alpha, d) == pytest.approx(by_hand)
+
+
+def test_private_histogram_integrates_to_one_without_noise():
+    rng = np.random.default_rng(3)
+    est = mm.private_histogram(rng.random((1000, 2)), 7, np.inf)
+    assert est.shape == (7, 7) and est.sum() / 49 == pytest.approx(1.0)
+
+
+def test_optimal_bins_balance_bias_and_noise():
+    a = 0.45
+    cdf = lambda x: x - a * (np.cos(2 * np.pi * x) - 1) / (2 * np.pi)  # noqa: E731
+    m_small, _ = mm.histogram_optimal_bins(cdf, 1 + a * a / 2, 1e6, 0.01)
+    m_large, _ = mm.histogram_optimal_bins(cdf, 1 + a * a / 2, 1e6, np.inf)
+    assert 1 <= m_small < m_large
+
+
 @settings(max_examples=60, deadline=None)
 @given(pmfs, st.floats(0.05, 1.0))
 def test_soft_conditioning_dominates_sets(pq, gamma):
@@ -165,6 +192,10 @@ def test_tv_lower_bound_below_tv_private_estimator(n, alpha, k):
     (lambda: mm.private_mean(np.zeros(5), "kl", 0.5, 1.0), "X"),
     (lambda: mm.minimax_rate("renyi", 10), "privacy"),
     (lambda: mm.project_l2_ball([[1.0, np.nan]], 1.0), "X"),
+    (lambda: mm.private_histogram([[1.5]], 4, 1.0), "X"),
+    (lambda: mm.private_histogram([[0.5]], 0, 1.0), "m"),
+    (lambda: mm.histogram_risk_exact(lambda x: x, 1.0, 10, 2.5, 1.0), "m"),
+    (lambda: mm.bump_packing_density([0.5], [1.0, 1.0], 0.25), "signs"),
 ])
 def test_bad_input_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):

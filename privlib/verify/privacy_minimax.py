@@ -465,3 +465,51 @@ def table1_rates(seed: int = 13, reps: int = 1000) -> Evidence:
             slopes += [row["exact"], row["monte_carlo"]]
             theory += [row["theory"]] * 2
     return close(slopes, theory, atol=0.05, rtol=0.0)
+
+
+def _sine_density(amplitude: float):
+    """``g(x) = 1 + a sin(2 pi x)`` on [0, 1], its CDF and the integral of g^2."""
+    g = lambda x: 1.0 + amplitude * np.sin(2 * np.pi * x)  # noqa: E731
+    cdf = lambda x: x - amplitude * (np.cos(2 * np.pi * x) - 1.0) / (2 * np.pi)  # noqa: E731
+    return g, cdf, 1.0 + amplitude ** 2 / 2
+
+
+@claim("002/prop5-density", item="Proposition 5 and (19)",
+       statement="The alpha-DP histogram has exact risk (19): bias + sampling variance + 8 m^{2d}/(n alpha)^2; the lower bound's packing consists of 1-Lipschitz densities within p of uniform, mixtures (1 - p) 1 + p g_v, with squared L2 separation Hamming(v, v') p^3 / 12 (constants ours).",
+       method="Monte Carlo of the estimator (d = 1 and d = 2, errors integrated bin by bin with quadrature; 99.9% interval, 3.3 standard errors); the packing evaluated on a grid of 10^6 points")
+def prop5_density(seed: int = 14, reps: int = 1000, amplitude: float = 0.45) -> Evidence:
+    rng = np.random.default_rng(seed)
+    g, cdf, int_g2 = _sine_density(amplitude)
+    z_scores = []
+    for d, n, m, alpha in ((1, 1000, 10, 0.5), (2, 2000, 5, 1.0)):
+        edges = np.linspace(0, 1, m + 1)
+        mass = np.array([integrate.quad(g, a, b)[0] for a, b in zip(edges[:-1], edges[1:])])
+        sq = np.array([integrate.quad(lambda x: g(x) ** 2, a, b)[0] for a, b in zip(edges[:-1], edges[1:])])
+        mass_d, sq_d = mass, sq
+        for _ in range(d - 1):
+            mass_d, sq_d = np.multiply.outer(mass_d, mass), np.multiply.outer(sq_d, sq)
+        losses = np.empty(reps)
+        for i in range(reps):
+            x = rng.random((3 * n, d))
+            keep = np.all(rng.random((3 * n, d)) * (1 + amplitude) < g(x), axis=1)
+            est = mm.private_histogram(x[keep][:n], m, alpha, rng)
+            losses[i] = np.sum(est ** 2 / m ** d - 2 * est * mass_d + sq_d)
+        exact = float(mm.histogram_risk_exact(cdf, int_g2, n, m, alpha, d))
+        z_scores.append(abs(losses.mean() - exact) / (losses.std(ddof=1) / np.sqrt(reps)))
+    ev = at_most(z_scores, 3.3, atol=0.0)
+    if not ev.passed:
+        return ev
+    width = 0.05
+    cells = int(np.floor(1 / width))
+    x = (np.arange(1_000_000) + 0.5) / 1_000_000
+    v1, v2 = rng.choice([-1.0, 1.0], cells), rng.choice([-1.0, 1.0], cells)
+    f1, f2 = mm.bump_packing_density(x, v1, width), mm.bump_packing_density(x, v2, width)
+    lipschitz = np.max(np.abs(np.diff(f1)) / np.diff(x))
+    sep2 = np.mean((f1 - f2) ** 2)
+    ham = np.sum(v1 != v2)
+    facts = [lipschitz, np.max(np.abs(f1 - 1)) / width, 0.75 - np.min(1 + (f1 - 1) / width)]
+    ev = at_most(facts, [1.0 + 1e-6, 0.25 + 1e-6, 1e-6], atol=0.0)
+    if not ev.passed:
+        return ev
+    return close([np.mean(f1), sep2], [1.0, ham * width ** 3 / 12], atol=0.0, rtol=1e-4,
+                 detail=f"histogram risk within {max(z_scores):.2f} standard errors of (19)")
