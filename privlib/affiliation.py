@@ -187,6 +187,16 @@ def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: 
     return float(np.log((terms @ k[near]) / (terms @ n_minus_k[near])))
 
 
+def _check_exchangeable(log_weights: ArrayLike, epsilon: float) -> tuple[NDArray[np.float64], float]:
+    """Validate the log-weights of an exchangeable prior (one per number of ones) and epsilon."""
+    log_w = v.real("log_weights", log_weights, finite=False)
+    if log_w.ndim != 1 or log_w.size < 2:
+        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if log_w.max() == np.inf:
+        raise ValueError("log_weights must not contain +inf")
+    return log_w, float(v.nonnegative("epsilon", epsilon))
+
+
 def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> float:
     """Eq. (6) for an exchangeable prior ``pi(x) = w_{|x|}`` (``log_weights[k] = log w_k``,
     k = 0..n) with uniform epsilon, in O(n): the sums over databases become sums over the number
@@ -198,12 +208,7 @@ def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> 
     and (6) is ``max(odds(+1) / odds(0), odds(0) / odds(-1))`` in log form: one ``gammaln``
     pass, then one exponential pass per tilt ``s in {0, +1, -1}`` (the tilted passes touch only
     the terms near their maximum)."""
-    log_w = v.real("log_weights", log_weights, finite=False)
-    if log_w.ndim != 1 or log_w.size < 2:
-        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
-    if log_w.max() == np.inf:
-        raise ValueError("log_weights must not contain +inf")
-    eps = float(v.nonnegative("epsilon", epsilon))
+    log_w, eps = _check_exchangeable(log_weights, epsilon)
     n = log_w.size - 1
     base = log_binomial_coefficients(n)
     base += log_w  # log(C(n, k) w_k)
@@ -239,12 +244,7 @@ def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
     range; y = 1 is the maximally biased mechanism, so the optimum is at least formula (6)).
     For affiliated priors the value equals :func:`exchangeable_inferential_privacy` (Theorem 3.4).
     """
-    log_w = v.real("log_weights", log_weights, finite=False)
-    if log_w.ndim != 1 or log_w.size < 2:
-        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
-    if log_w.max() == np.inf:
-        raise ValueError("log_weights must not contain +inf")
-    eps = float(v.nonnegative("epsilon", epsilon))
+    log_w, eps = _check_exchangeable(log_weights, epsilon)
     n = log_w.size - 1
     c = np.arange(n, dtype=float)
     log_count = log_binomial_coefficients(n - 1)  # C(n-1, c) databases per (x_i, c)
