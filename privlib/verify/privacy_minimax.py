@@ -513,3 +513,20 @@ def prop5_density(seed: int = 14, reps: int = 1000, amplitude: float = 0.45) -> 
         return ev
     return close([np.mean(f1), sep2], [1.0, ham * width ** 3 / 12], atol=0.0, rtol=1e-4,
                  detail=f"histogram risk within {max(z_scores):.2f} standard errors of (19)")
+
+
+@claim("002/eq16-sample-complexity", item="Eq. (16) (sample size for the non-private rate)",
+       statement="Under alpha-DP the non-private rate r^2/n is reached once n exceeds a constant times (d/alpha)^{2(k-1)/(k-2)}: n ~ d^3 for k = 4 and n ~ d^2 for k = inf.",
+       method="for each d, the smallest n on a fine grid where the exact worst two-point risk of the Laplace estimator is at most twice r^2/n; least-squares slope of log n against log d (tolerance 0.05)")
+def eq16_sample_complexity(alpha: float = 1.0) -> Evidence:
+    n = np.logspace(0, 14, 1401)[None, :]
+    d = np.logspace(0.5, 3, 11)[:, None]
+    slopes, theory = [], []
+    for k in (3.0, 4.0, 6.0, np.inf):
+        risk, _ = mm.worst_two_point_risk(1.0, k, n, d, alpha, "laplace", n_grid=400)
+        first = np.argmax(risk <= 2.0 / n, axis=1)
+        if not (risk <= 2.0 / n).any(axis=1).all():
+            return holds(False, detail=f"no crossover on the grid for k = {k:g}")
+        slopes.append(np.polyfit(np.log(d.ravel()), np.log(n.ravel()[first]), 1)[0])
+        theory.append(2.0 if np.isinf(k) else 2 * (k - 1) / (k - 2))
+    return close(slopes, theory, atol=0.05, rtol=0.0)
