@@ -144,6 +144,31 @@ def test_optimal_bins_balance_bias_and_noise():
     assert 1 <= m_small < m_large
 
 
+def test_support_expmech_is_alpha_dp_on_neighbouring_samples():
+    rng = np.random.default_rng(4)
+    t = np.linspace(0.0, 2.0, 20001)
+    for _ in range(20):
+        x = 0.3 + rng.random(30)
+        y = x.copy()
+        y[rng.integers(30)] = rng.uniform(0, 2)
+        ratio = mm.support_expmech_log_density(t, x, 0.7) - mm.support_expmech_log_density(t, y, 0.7)
+        assert np.abs(ratio).max() <= 0.7 + 1e-12
+
+
+def test_support_expmech_sampler_follows_its_density():
+    from scipy import stats
+    x = 0.3 + np.random.default_rng(5).random(40)
+    n, alpha = 40, 1.0
+    k = min(n, int(np.ceil(4 * np.log(n) / alpha)))
+    t = np.linspace(0.0, 2.0, 200001)
+    dens = np.exp(mm.support_expmech_log_density(t, x, alpha))
+    cdf = np.concatenate([[0.0], np.cumsum((dens[1:] + dens[:-1]) / 2 * np.diff(t))])
+    assert cdf[-1] == pytest.approx(1.0, abs=1e-4)
+    rng = np.random.default_rng(6)
+    draws = np.array([mm.support_dp_expmech(x, alpha, rng=rng) for _ in range(3000)]) + k / (n + 1)
+    assert stats.kstest(draws, lambda s: np.interp(s, t, cdf)).pvalue > 0.001
+
+
 @settings(max_examples=60, deadline=None)
 @given(pmfs, st.floats(0.05, 1.0))
 def test_soft_conditioning_dominates_sets(pq, gamma):
@@ -196,6 +221,8 @@ def test_tv_lower_bound_below_tv_private_estimator(n, alpha, k):
     (lambda: mm.private_histogram([[0.5]], 0, 1.0), "m"),
     (lambda: mm.histogram_risk_exact(lambda x: x, 1.0, 10, 2.5, 1.0), "m"),
     (lambda: mm.bump_packing_density([0.5], [1.0, 1.0], 0.25), "signs"),
+    (lambda: mm.support_dp_expmech([2.5], 1.0), "X"),
+    (lambda: mm.support_dp_expmech([0.5], 1.0, lo=1.0, hi=0.0), "lo"),
 ])
 def test_bad_input_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
