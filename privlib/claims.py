@@ -44,6 +44,7 @@ __all__ = [
     "close",
     "at_most",
     "holds",
+    "all_of",
     "registry",
     "get",
     "run",
@@ -148,6 +149,14 @@ def holds(condition: bool, *, observed: float = 1.0, reference: float = 1.0, det
     if not isinstance(condition, (bool, np.bool_)):
         raise TypeError(f"condition must be a bool, got {type(condition).__name__}")
     return Evidence(float(observed), float(reference), "holds", 0.0, 0.0, bool(condition), detail)
+
+
+def all_of(*evidence: Evidence) -> Evidence:
+    """Evidence for a claim made of several checks: the first check that failed, or else the
+    last one (the record shows its values and detail)."""
+    if not evidence:
+        raise ValueError("all_of needs at least one check")
+    return next((ev for ev in evidence if not ev.passed), evidence[-1])
 
 
 @dataclass(frozen=True)

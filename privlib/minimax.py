@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
 from privlib import _validate as v
+from privlib import profiles
 
 __all__ = [
     "FiniteChannel",
@@ -41,9 +42,7 @@ __all__ = [
     "dp_from_chtp",
     "tv_contraction_bound",
     "lower_bound_tv_mean",
-    "lower_bound_nonprivate_mean",
     "lower_bound_tv_support",
-    "binom_tail",
     "theorem3_error_bound",
     "lower_bound_dp_mean",
     "MECHANISMS",
@@ -71,6 +70,13 @@ __all__ = [
 MAX_ROWS = 1_000_000
 
 
+def _check_size(K: int, n: int) -> None:
+    v.integer("K", K, low=2)
+    v.integer("n", n, low=1)
+    if K ** n > MAX_ROWS:
+        raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {K}**{n}")
+
+
 # ---------------------------------------------------------------------------------------------
 # Finite channels (Section 2)
 # ---------------------------------------------------------------------------------------------
@@ -86,10 +92,7 @@ class FiniteChannel:
     n: int
 
     def __post_init__(self) -> None:
-        v.integer("K", self.K, low=2)
-        v.integer("n", self.n, low=1)
-        if self.K ** self.n > MAX_ROWS:
-            raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {self.K}**{self.n}")
+        _check_size(self.K, self.n)
         table = v.channel("table", self.table)
         if table.shape[0] != self.K ** self.n:
             raise ValueError(f"table must have K**n = {self.K ** self.n} rows, got {table.shape[0]}")
@@ -98,10 +101,7 @@ class FiniteChannel:
     @classmethod
     def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
         """Build the table row by row from ``fn(sample) -> pmf over outputs``."""
-        v.integer("K", K, low=2)
-        v.integer("n", n, low=1)
-        if K ** n > MAX_ROWS:
-            raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {K}**{n}")
+        _check_size(K, n)
         rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
         return cls(np.vstack(rows), K, n)
 
@@ -183,10 +183,7 @@ def dp_epsilon(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-DP (Definition 1): the largest log-ratio of output
     probabilities over neighbours (``inf`` when supports differ)."""
     p, q = channel.distinct_neighbour_rows()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        loss = np.log(p) - np.log(q)
-    loss = np.where(p == 0, -np.inf, loss)
-    return float(max(loss.max(), 0.0))
+    return float(max(profiles.privacy_loss(p, q).max(), 0.0))
 
 
 def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
@@ -194,10 +191,7 @@ def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
     ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``."""
     e = v.nonnegative("eps", eps)
     p, q = channel.distinct_neighbour_rows()
-    out = np.empty(e.shape)
-    for idx, ei in np.ndenumerate(e):
-        out[idx] = np.clip(p - np.exp(ei) * q, 0.0, None).sum(axis=1).max()
-    return np.clip(out, 0.0, 1.0)
+    return np.max([profiles.hockey_stick(pi, qi, e) for pi, qi in zip(p, q)], axis=0)
 
 
 def tv_privacy(channel: FiniteChannel) -> float:
@@ -237,16 +231,7 @@ def tradeoff_curve(p: ArrayLike, q: ArrayLike, type1: ArrayLike) -> NDArray[np.f
     """Smallest type-II error ``P1(psi = 0)`` of a randomised test of H0: p against H1: q with
     type-I error ``P0(psi = 1) <= type1`` (Neyman-Pearson), vectorised over ``type1``."""
     p, q = _pair(p, q)
-    a = v.probability("type1", type1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(p > 0, q / p, np.inf)
-    order = np.argsort(-ratio, kind="stable")
-    cum_p = np.concatenate(([0.0], np.cumsum(p[order])))
-    cum_q = np.concatenate(([0.0], np.cumsum(q[order])))
-    # outputs with p = 0 come first: they are rejected at no type-I cost, so at each type-I
-    # level keep the last (largest-power) point of a run of equal cumulative p
-    keep = np.append(np.diff(cum_p) > 0, True)
-    return np.clip(1.0 - np.interp(a, cum_p[keep], cum_q[keep]), 0.0, 1.0)
+    return 1.0 - profiles.neyman_pearson_power(p, q, v.probability("type1", type1))
 
 
 def conditional_tv(p: ArrayLike, q: ArrayLike, w: ArrayLike) -> NDArray[np.float64]:
@@ -256,10 +241,14 @@ def conditional_tv(p: ArrayLike, q: ArrayLike, w: ArrayLike) -> NDArray[np.float
     w_ = v.probability("w", w)
     if w_.shape[-1] != p.size:
         raise ValueError(f"w must have {p.size} entries along its last axis, got {w_.shape[-1]}")
-    mp, mq = w_ @ p, w_ @ q
-    if (mp <= 0).any() or (mq <= 0).any():
+    if (w_ @ p <= 0).any() or (w_ @ q <= 0).any():
         raise ValueError("w must give positive mass under both p and q")
-    return 0.5 * np.abs(w_ * p / mp[..., None] - w_ * q / mq[..., None]).sum(axis=-1)
+    return _conditional_tv(p, q, w_)
+
+
+def _conditional_tv(p: NDArray[np.float64], q: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`conditional_tv` without validation (weights of positive mass under both laws)."""
+    return 0.5 * np.abs(w * p / (w @ p)[..., None] - w * q / (w @ q)[..., None]).sum(axis=-1)
 
 
 def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
@@ -297,10 +286,9 @@ def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, re
 
     def neg(x: NDArray[np.float64]) -> float:
         x = np.clip(x, 0.0, 1.0)
-        mp, mq = x @ p, x @ q
-        if mp <= floor or mq <= floor:
+        if x @ p <= floor or x @ q <= floor:
             return 0.0
-        return -0.5 * float(np.abs(x * p / mp - x * q / mq).sum())
+        return -float(_conditional_tv(p, q, x))
 
     cons = [{"type": "ineq", "fun": lambda x: x @ p - g}, {"type": "ineq", "fun": lambda x: x @ q - floor}]
     for x0 in starts:
@@ -362,8 +350,7 @@ def _whole(name: str, value: ArrayLike) -> NDArray[np.float64]:
 
 def _k_exponent(k: ArrayLike) -> NDArray[np.float64]:
     """``a = 2 (k - 1) / k`` (2 for k = inf) for moment orders ``k > 1``."""
-    k_ = v.real("k", k, low=1.0, low_open=True, finite=False)
-    return np.where(np.isinf(k_), 2.0, 2.0 * (k_ - 1.0) / np.where(np.isinf(k_), 1.0, k_))
+    return 2.0 - 2.0 / v.real("k", k, low=1.0, low_open=True, finite=False)
 
 
 def tv_contraction_bound(alpha: ArrayLike, tv_p: ArrayLike, n: ArrayLike) -> NDArray[np.float64]:
@@ -387,18 +374,6 @@ def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: Array
     return r_ ** 2 / 8.0 * p ** a * np.clip(1.0 - a_ * n_ * p, 0.0, None)
 
 
-def lower_bound_nonprivate_mean(n: ArrayLike, r: float = 1.0) -> NDArray[np.float64]:
-    """Non-private term of Propositions 2 and 4 (Le Cam with Pinsker): two laws on ``+-r e_1``
-    with means ``+-eta r``; ``max over eta of (eta r)^2 (1 - sqrt(n eta log((1+eta)/(1-eta)) / 2)) / 2``
-    (at least ``r^2 / (24 n)``)."""
-    n_ = v.real("n", n, low=1.0)
-    r_ = v.positive("r", r)
-    eta = np.geomspace(1e-6, 0.999, 2000)
-    kl = eta * np.log1p(2 * eta / (1 - eta))
-    tv = np.minimum(np.sqrt(n_[..., None] * kl / 2.0), 1.0)
-    return r_ ** 2 * np.max(eta ** 2 * (1.0 - tv) / 2.0, axis=-1)
-
-
 def lower_bound_tv_support(n: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64]:
     """Proposition 3: minimax absolute error of the support of ``Unif[theta, theta + 1]`` under
     alpha-TV privacy is at least ``max_p p/4 (1 - alpha n p)`` (``p = min(1, 1/(2 alpha n))``)."""
@@ -406,11 +381,6 @@ def lower_bound_tv_support(n: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64
     a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
     p = np.minimum(1.0, 1.0 / (2.0 * a_ * n_))
     return p / 4.0 * np.clip(1.0 - a_ * n_ * p, 0.0, None)
-
-
-def binom_tail(n: ArrayLike, p: ArrayLike, k: ArrayLike) -> NDArray[np.float64]:
-    """``P(Bin(n, p) > k)`` (scipy's survival function; no cancellation)."""
-    return stats.binom.sf(v.real("k", k, low=-1.0), v.real("n", n, low=0.0), v.probability("p", p))
 
 
 def _theorem3_bracket(kk, n, p, alpha, delta, card_v):
@@ -525,6 +495,15 @@ def project_l2_ball(X: ArrayLike, T: float) -> NDArray[np.float64]:
     return x * (t / np.where(norm > t, norm, t))
 
 
+def _sample_noise(mechanism: str, T: float, n: int, d: int, alpha: float, delta: float | None, size: tuple[int, ...],
+                  gen: np.random.Generator) -> NDArray[np.float64]:
+    """Noise ``W`` of estimator (20) with ``E||W||^2 = c_W T^2`` (:func:`noise_coefficient`)."""
+    c = float(noise_coefficient(mechanism, n, d, alpha, delta))
+    if mechanism == "laplace":
+        return gen.laplace(0.0, T * np.sqrt(c / (2 * d)), size)
+    return gen.normal(0.0, T * np.sqrt(c / d), size)  # zeros for "none" (c = 0)
+
+
 def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: float | None = None,
                  rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
     """Estimator (20): the mean of the projections onto the ball of radius ``T`` plus noise of
@@ -535,14 +514,9 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
     n, d = x.shape[-2:]
     t = float(v.positive("T", T))
     mean = project_l2_ball(x, t).mean(axis=-2)
-    mech = _mechanism(mechanism)
-    gen = np.random.default_rng(rng)
-    if mech == "none":
+    if _mechanism(mechanism) == "none":
         return mean
-    c = float(noise_coefficient(mech, n, d, alpha, delta))
-    if mech == "laplace":
-        return mean + gen.laplace(0.0, t * np.sqrt(c / (2 * d)), mean.shape)
-    return mean + gen.normal(0.0, t * np.sqrt(c / d), mean.shape)
+    return mean + _sample_noise(mechanism, t, n, d, alpha, delta, mean.shape, np.random.default_rng(rng))
 
 
 def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
@@ -568,9 +542,15 @@ def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayL
     n_ = v.real("n", n, low=1.0)
     t = v.positive("T", T)
     c = v.nonnegative("c_W", c_W)
-    u = r_ * p_ ** (-1.0 / k_)
-    cu = np.minimum(u, t)
-    return (p_ * (cu - u)) ** 2 + cu ** 2 * p_ * (1.0 - p_) / n_ + c * t ** 2
+    return _two_point_error(p_, r_, k_, n_, t) + c * t ** 2
+
+
+def _two_point_error(p, r, k, n, T):
+    """Squared bias plus sampling variance of the truncated mean on the two-point law
+    (:func:`two_point_risk` without the noise; ``T = inf`` means no truncation)."""
+    u = r * p ** (-1.0 / k)
+    cu = np.minimum(u, T)
+    return (p * (cu - u)) ** 2 + cu ** 2 * p * (1.0 - p) / n
 
 
 def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: ArrayLike, mechanism: str,
@@ -590,12 +570,7 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
     else:
         t = optimal_truncation(r_, k_, c)
     p = np.geomspace(1e-12, 1.0, v.integer("n_grid", n_grid, low=2))
-    shape = (1,) * c.ndim + (-1,)
-    logp = np.log(p).reshape(shape)
-    pp = p.reshape(shape)
-    u = r_ * np.exp(-logp / k_)
-    cu = np.minimum(u, t[..., None])
-    risk = (pp * (cu - u)) ** 2 + cu ** 2 * pp * (1.0 - pp) / n_[..., None]
+    risk = _two_point_error(p, r_, k_, n_[..., None], t[..., None])
     i = np.argmax(risk, axis=-1)
     best = np.take_along_axis(risk, i[..., None], axis=-1)[..., 0]
     return best + c * np.where(np.isinf(t), 0.0, t) ** 2, p[i]
@@ -620,13 +595,7 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
         p_ = float(v.real("p", p, low=0.0, high=1.0, low_open=True))
         u = r_ * p_ ** (-1.0 / float(v.real("k", k, low=2.0)))
         mean_err = min(u, t) * gen.binomial(n, p_, reps) / n - p_ * u
-    c = float(noise_coefficient(mechanism, n, d, alpha, delta))
-    if mechanism == "laplace":
-        w = gen.laplace(0.0, t * np.sqrt(c / (2 * d)), (reps, d))
-    elif mechanism == "none":
-        w = np.zeros((reps, d))
-    else:
-        w = gen.normal(0.0, t * np.sqrt(c / d), (reps, d))
+    w = _sample_noise(mechanism, t, n, d, alpha, delta, (reps, d), gen)
     w[:, 0] += mean_err
     loss = (w ** 2).sum(axis=1)
     return float(loss.mean()), float(loss.std(ddof=1) / np.sqrt(reps))
@@ -654,7 +623,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
     a = float(_k_exponent(k))
     base = r_ ** 2 / n_
     if privacy == "none":
-        return base + 0.0 * d_ * a_
+        return np.broadcast_to(base, np.broadcast_shapes(n_.shape, d_.shape, a_.shape)).copy()
     if privacy in ("dp", "smooth_dp"):
         m = d_
     elif privacy == "approx_dp":
@@ -712,8 +681,8 @@ def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
     """Table 1 as rates: for each mechanism of Proposition 6 and each of ``n``, ``d``, ``alpha``,
     the slope of the privacy excess ``log(sup_p R - r^2/n)`` against the log of the variable on
     :data:`SLOPE_GRIDS`, next to the exponent of Table 1 (:func:`rate_exponents`). With
-    ``reps > 0`` the slope is also fitted to Monte Carlo risks (every other grid point,
-    :func:`simulate_two_point_risk` at the least favourable ``p``)."""
+    ``reps > 0`` the slope is also fitted to Monte Carlo risks of the estimator
+    (:func:`simulate_two_point_risk` at the least favourable ``p`` of each grid point)."""
     gen = np.random.default_rng(rng)
     theory = rate_exponents(k)
     rows = []
@@ -730,12 +699,10 @@ def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
                    "theory": theory[_PRIVACY_OF[mech]][var], "exact": slope, "points": used}
             if reps:
                 nn, dd, aa = np.broadcast_arrays(n, d, alpha)
-                idx = np.arange(x.size)
-                mc = np.array([simulate_two_point_risk(
-                    p_star[i], r, k, int(nn[i]), int(dd[i]), float(aa[i]), mech,
-                    float(optimal_truncation(r, k, noise_coefficient(mech, nn[i], dd[i], aa[i], dl))),
-                    dl, reps, gen)[0] for i in idx])
-                row["monte_carlo"] = _excess_slope(x[idx], mc, base[idx])[0]
+                t_opt = np.broadcast_to(optimal_truncation(r, k, noise_coefficient(mech, n, d, alpha, dl)), risk.shape)
+                mc = np.array([simulate_two_point_risk(p_star[i], r, k, int(nn[i]), int(dd[i]), float(aa[i]), mech,
+                                                       float(t_opt[i]), dl, reps, gen)[0] for i in range(x.size)])
+                row["monte_carlo"] = _excess_slope(x, mc, base)[0]
             rows.append(row)
     return rows
 
@@ -833,8 +800,8 @@ def _support_setup(X: ArrayLike, alpha: float, lo: float, hi: float):
     k = min(n, int(np.ceil(4.0 * np.log(max(n, 2)) / a)))
     edges = np.concatenate([[lo_], np.sort(x), [hi_]])
     # on the j-th interval between order statistics, j records lie below t
-    log_w = np.log(np.maximum(np.diff(edges), 1e-300)) - 0.5 * a * np.abs(np.arange(n + 1) - k)
-    log_w = np.where(np.diff(edges) > 0, log_w, -np.inf)
+    with np.errstate(divide="ignore"):  # an empty interval (tied records) gets weight 0
+        log_w = np.log(np.diff(edges)) - 0.5 * a * np.abs(np.arange(n + 1) - k)
     return edges, log_w, k, n, a
 
 

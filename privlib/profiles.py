@@ -28,6 +28,7 @@ __all__ = [
     "laplace_epsilon",
     "epsilon_for_delta",
     "gaussian_epsilon",
+    "neyman_pearson_power",
 ]
 
 
@@ -159,3 +160,22 @@ def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
         return float(optimize.brentq(f, 0.0, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps))
 
     return np.vectorize(solve, otypes=[float])(d)
+
+
+def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64]:
+    """Largest power ``E_alt phi`` of a randomized test ``phi`` with level ``E_null phi <= alpha``
+    between two pmfs (Neyman-Pearson lemma: outputs by decreasing likelihood ratio, the boundary
+    output randomized; outputs impossible under ``null`` are rejected at no cost), vectorised over
+    ``alpha``. One minus it is the trade-off curve of the pair (Dong, Roth & Su 2022)."""
+    null = v.pmf("null", null)
+    alt = v.pmf("alt", alt)
+    if null.shape != alt.shape or null.ndim != 1:
+        raise ValueError(f"null and alt must be probability vectors of the same length, got shapes {null.shape} and {alt.shape}")
+    alpha = v.probability("alpha", alpha)
+    free = null == 0
+    pos = ~free
+    with np.errstate(divide="ignore"):  # outputs impossible under alt come last
+        order = np.argsort(np.log(null[pos]) - np.log(alt[pos]), kind="stable")
+    xs = np.r_[0.0, np.cumsum(null[pos][order])]
+    ys = alt[free].sum() + np.r_[0.0, np.cumsum(alt[pos][order])]
+    return np.clip(np.interp(alpha, xs, ys), 0.0, 1.0)

@@ -24,7 +24,7 @@ from scipy import sparse, special
 from scipy.sparse import csgraph
 
 from privlib import _validate as v
-from privlib import intervals
+from privlib import intervals, profiles
 
 __all__ = [
     "multiplicative_distance",
@@ -321,23 +321,12 @@ def secret_posterior_dR(P: ArrayLike, prior: ArrayLike, partition: ArrayLike) ->
 
 def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike, *, minimize: bool = False) -> NDArray[np.float64]:
     """Theorem 8.7 of Bailie & Gong (and Theorem 5.1 for simple hypotheses): the largest power
-    ``E_alt phi`` of a randomized test ``phi`` of level ``alpha`` (``E_null phi <= alpha``) between
-    two laws on a finite output space, by the Neyman-Pearson lemma (outputs by decreasing
-    likelihood ratio, the boundary output randomized). With ``minimize=True``, the smallest power
+    of a level-alpha test between two laws on a finite output space
+    (:func:`privlib.profiles.neyman_pearson_power`). With ``minimize=True``, the smallest power
     of a size-alpha test, ``1 - max power at level 1 - alpha``."""
-    null = v.pmf("null", null)
-    alt = v.pmf("alt", alt)
-    if null.shape != alt.shape or null.ndim != 1:
-        raise ValueError(f"null and alt must be probability vectors of the same length, got shapes {null.shape} and {alt.shape}")
-    alpha = v.probability("alpha", alpha)
     if minimize:
-        return 1.0 - neyman_pearson_power(null, alt, 1.0 - alpha)
-    free = null == 0
-    pos = ~free
-    order = np.argsort(-(np.log(alt[pos]) - np.log(null[pos])) if pos.any() else np.array([], dtype=int), kind="stable")
-    xs = np.r_[0.0, np.cumsum(null[pos][order])]
-    ys = alt[free].sum() + np.r_[0.0, np.cumsum(alt[pos][order])]
-    return np.clip(np.interp(alpha, xs, ys), 0.0, 1.0)
+        return 1.0 - profiles.neyman_pearson_power(null, alt, 1.0 - v.probability("alpha", alpha))
+    return profiles.neyman_pearson_power(null, alt, alpha)
 
 
 def pufferfish_power_bounds(alpha: ArrayLike, epsilon: float, sharp: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

@@ -12,7 +12,7 @@ from scipy import integrate, special, stats
 
 from privlib import minimax as mm
 from privlib import profiles
-from privlib.claims import Evidence, at_most, claim, close, holds
+from privlib.claims import Evidence, all_of, at_most, claim, close, holds
 
 
 def _subsets(m: int) -> np.ndarray:
@@ -94,10 +94,8 @@ def prop1_testing(seed: int = 2, pairs: int = 60) -> Evidence:
         total = (tests @ p + 1.0 - tests @ q).min()
         bound = 2 * (1 - delta) / (1 + np.exp(a))
         slack += [total - bound, bound - (1 - delta) * np.exp(-a)]
-    ev = close(obs, ref, atol=1e-12, rtol=0.0)
-    if not ev.passed:
-        return ev
-    return at_most(-np.array(slack), 0.0, atol=1e-12, detail="(3) holds on every pair")
+    return all_of(close(obs, ref, atol=1e-12, rtol=0.0),
+                  at_most(-np.array(slack), 0.0, atol=1e-12, detail="(3) holds on every pair"))
 
 
 @claim("002/lemma1-lecam", item="Lemma 1 and (4) (Le Cam)",
@@ -130,11 +128,9 @@ def ex2_release_one(n: int = 5) -> Evidence:
         kl_inf |= bool(((px > 0) & (py == 0)).any())
     obs = np.concatenate([[mm.tv_privacy(ch)], mm.dp_delta(ch, alphas), [mm.kl_privacy(ch)]])
     ref = np.concatenate([[worst_tv], worst_delta, [np.inf if kl_inf else 0.0]])
-    ev = close(obs, ref, atol=1e-12, rtol=0.0)
-    if not ev.passed:
-        return ev
-    return close(ref[:-1], np.full(ref.size - 1, 1.0 / n), atol=1e-12, rtol=0.0,
-                 detail="TV level and delta*(alpha) all equal 1/n; KL level inf")
+    return all_of(close(obs, ref, atol=1e-12, rtol=0.0),
+                  close(ref[:-1], np.full(ref.size - 1, 1.0 / n), atol=1e-12, rtol=0.0,
+                 detail="TV level and delta*(alpha) all equal 1/n; KL level inf"))
 
 
 @claim("002/obs1-postprocessing", item="Observation 1",
@@ -160,11 +156,9 @@ def def8_not_inherited(gamma: float = 0.2) -> Evidence:
     hard = mm.hard_chtp_sup(p, q, gamma)
     soft = mm.soft_chtp_sup(p, q, gamma)
     log_odds = np.log(p[0] * q[1] / (q[0] * p[1]))
-    ev = close([hard, soft], [0.3, np.tanh(log_odds / 4)], atol=1e-9, rtol=0.0)
-    if not ev.passed:
-        return ev
-    return holds(bool(soft > hard + 0.1), observed=soft, reference=hard,
-                 detail="soft-conditioning level exceeds the level over sets")
+    return all_of(close([hard, soft], [0.3, np.tanh(log_odds / 4)], atol=1e-9, rtol=0.0),
+                  holds(bool(soft > hard + 0.1), observed=soft, reference=hard,
+                 detail="soft-conditioning level exceeds the level over sets"))
 
 
 @claim("002/thm1-dp-to-chtp", item="Theorem 1(a)",
@@ -183,14 +177,12 @@ def thm1_dp_to_chtp(seed: int = 5, pairs: int = 20) -> Evidence:
         sharp = mm.chtp_beta_exact(eps, delta, gamma)
         lhs += [hard, soft, sharp]
         rhs += [soft, sharp, float(mm.chtp_beta_bound(eps, delta, gamma))]
-    ev = at_most(lhs, rhs, atol=1e-7)
-    if not ev.passed:
-        return ev
+    ordered = at_most(lhs, rhs, atol=1e-7)
     eps = np.array([0.2, 0.7, 1.5])
     obs = [mm.chtp_beta_exact(e, 0.0, g) for e in eps for g in (0.1, 0.6)]
     obs += [mm.chtp_beta_exact(e, 0.05, 1.0) for e in eps]
     ref = list(np.repeat(np.tanh(eps / 2), 2)) + list(0.05 + 0.95 * np.tanh(eps / 2))
-    return close(obs, ref, atol=1e-8, rtol=0.0, detail="hard <= soft <= sharp <= derived bound on every pair")
+    return all_of(ordered, close(obs, ref, atol=1e-8, rtol=0.0, detail="hard <= soft <= sharp <= derived bound on every pair"))
 
 
 @claim("002/thm1-chtp-to-dp", item="Theorem 1(b)",
@@ -230,10 +222,8 @@ def thm2_contraction(seed: int = 7) -> Evidence:
     for c, a, b in cases:
         lhs.append(0.5 * np.abs(c.marginal(a) - c.marginal(b)).sum())
         rhs.append(mm.tv_contraction_bound(mm.tv_privacy(c), 0.5 * np.abs(a - b).sum(), c.n))
-    ev = at_most(lhs, rhs, atol=1e-12)
-    if not ev.passed:
-        return ev
-    return close(equality, bound_eq, atol=1e-12, rtol=0.0, detail="release-one attains the bound")
+    return all_of(at_most(lhs, rhs, atol=1e-12),
+                  close(equality, bound_eq, atol=1e-12, rtol=0.0, detail="release-one attains the bound"))
 
 
 @claim("002/prop2-tv-mean", item="Proposition 2",
@@ -246,16 +236,14 @@ def prop2_tv_mean(alpha: float = 0.1) -> Evidence:
         moment = sum(w * x ** k for x, w in law1.items())
         tv = sum(abs(law0.get(x, 0) - law1.get(x, 0)) for x in set(law0) | set(law1)) / 2
         facts += [moment == 1, tv == p]
-    ev = holds(all(facts), detail="k-th moment r^k and TV p, exactly")
-    if not ev.passed:
-        return ev
+    construction = holds(all(facts), detail="k-th moment r^k and TV p, exactly")
     n = np.logspace(1, 7, 25)
     lhs, rhs = [], []
     for k in (2.0, 4.0, np.inf):
         lhs.append(mm.lower_bound_tv_mean(n, alpha, 1.0, k))
         risk, _ = mm.worst_two_point_risk(1.0, k, n, 1, 2 * alpha ** 2, "kl")
         rhs.append(np.minimum(risk, 1.0))
-    return at_most(np.concatenate(lhs), np.concatenate(rhs), detail="moments, gap and TV exact")
+    return all_of(construction, at_most(np.concatenate(lhs), np.concatenate(rhs), detail="moments, gap and TV exact"))
 
 
 @claim("002/prop3-support", item="Proposition 3",
@@ -265,21 +253,17 @@ def prop3_support(alpha: float = 0.2) -> Evidence:
     shifts = np.array([0.05, 0.3, 0.9])
     tv = [integrate.quad(lambda x, s=s: 0.5 * abs(float(0 <= x <= 1) - float(s <= x <= 1 + s)), -1, 3,
                          points=[0, s, 1, 1 + s])[0] for s in shifts]
-    ev = close(tv, shifts, atol=1e-9, rtol=0.0)
-    if not ev.passed:
-        return ev
+    uniform_tv = close(tv, shifts, atol=1e-9, rtol=0.0)
     # subsample of m records without replacement, release their minimum
     K, n, m = 5, 5, 2
     subsets = list(itertools.combinations(range(n), m))
     ch = mm.FiniteChannel.from_function(
         lambda x: np.bincount([min(x[i] for i in s) for s in subsets], minlength=K) / len(subsets), K, n)
-    ev = close(mm.tv_privacy(ch), m / n, atol=1e-12, rtol=0.0)
-    if not ev.passed:
-        return ev
+    subsample_tv = close(mm.tv_privacy(ch), m / n, atol=1e-12, rtol=0.0)
     n_grid = np.logspace(1, 6, 11).round()
     m_sub = np.maximum(1, np.floor(alpha * n_grid))
     level = m_sub / n_grid  # TV level, <= alpha
-    return at_most(mm.lower_bound_tv_support(n_grid, level), 1.0 / (m_sub + 1.0))
+    return all_of(uniform_tv, subsample_tv, at_most(mm.lower_bound_tv_support(n_grid, level), 1.0 / (m_sub + 1.0)))
 
 
 @claim("002/lemma2-mixture", item="Lemma 2 (group privacy for mixtures)",
@@ -315,13 +299,11 @@ def thm3_packing() -> Evidence:
         error = 1.0 - stats.binom.pmf(j, n, p) @ win
         lhs.append(float(mm.theorem3_error_bound(n, p, alpha, 0.0, V)))
         rhs.append(error)
-    ev = at_most(lhs, rhs, atol=1e-12)
-    if not ev.passed:
-        return ev
+    packings = at_most(lhs, rhs, atol=1e-12)
     n = np.arange(1, 201)[:, None]
     pp = np.linspace(0.005, 0.995, 199)[None, :]
-    return at_most(stats.binom.sf(np.ceil(n * pp), n, pp), 0.5, atol=0.0,
-                   detail="exponential mechanism's error above the bound on all four packings")
+    return all_of(packings, at_most(stats.binom.sf(np.ceil(n * pp), n, pp), 0.5, atol=0.0,
+                   detail="exponential mechanism's error above the bound on all four packings"))
 
 
 @claim("002/prop4-dp-mean", item="Proposition 4 and (16)",
@@ -338,16 +320,14 @@ def prop4_dp_mean(seed: int = 8, alpha: float = 0.5) -> Evidence:
             if chosen.shape[0] == 0 or np.min(np.sum((chosen - x) ** 2, axis=1)) >= 0.25:
                 chosen = np.vstack([chosen, x])
         sizes.append(chosen.shape[0] / 2 ** d)
-    ev = at_most(np.ones(5), sizes, atol=0.0)
-    if not ev.passed:
-        return ev
+    packing_sizes = at_most(np.ones(5), sizes, atol=0.0)
     n = np.logspace(2, 7, 11).round()[:, None]
     d = np.array([1, 4, 16, 64])[None, :]
     lhs, rhs = [], []
     for k in (2.0, 4.0, np.inf):
         lhs.append(mm.lower_bound_dp_mean(n, d, alpha, 0.0, 1.0, k))
         rhs.append(np.minimum(mm.worst_two_point_risk(1.0, k, n, d, alpha, "laplace")[0], 1.0))
-    return at_most(np.concatenate(lhs), np.concatenate(rhs), detail="every greedy packing has >= 2^d points")
+    return all_of(packing_sizes, at_most(np.concatenate(lhs), np.concatenate(rhs), detail="every greedy packing has >= 2^d points"))
 
 
 @claim("002/lemma3-bias", item="Lemma 3",
@@ -360,9 +340,7 @@ def lemma3_bias(seed: int = 9) -> Evidence:
     u = k * T / (k - 1)
     assert p * u ** k == 1
     shift = p * (u - T)
-    ev = close(float(shift), 27 / 2048, atol=0.0, rtol=1e-15)
-    if not ev.passed:
-        return ev
+    worst_shift = close(float(shift), 27 / 2048, atol=0.0, rtol=1e-15)
     rng = np.random.default_rng(seed)
     lhs, rhs = [], []
     for _ in range(300):
@@ -373,7 +351,7 @@ def lemma3_bias(seed: int = 9) -> Evidence:
         moved = np.linalg.norm(w @ (mm.project_l2_ball(atoms, t) - atoms))
         lhs.append(moved)
         rhs.append(r_k / t ** (kk - 1))
-    return at_most(lhs, rhs, atol=1e-12, detail="27/2048 exactly at k = 4, T = 2")
+    return all_of(worst_shift, at_most(lhs, rhs, atol=1e-12, detail="27/2048 exactly at k = 4, T = 2"))
 
 
 @claim("002/lemma4-variance", item="Lemma 4",
@@ -433,7 +411,7 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
 def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
     rng = np.random.default_rng(seed)
     n, d, alpha, r = 200, 4, 0.5, 1.0
-    z_obs, lhs, rhs = [], [], []
+    z_obs, lhs, rhs, closed_form = [], [], [], []
     for mech in ("kl", "gauss", "laplace"):
         for k in (2.0, 4.0):
             c = float(mm.noise_coefficient(mech, n, d, alpha, 1e-5))
@@ -447,12 +425,10 @@ def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
             z_obs.append(abs(loss.mean() - risk) / (loss.std(ddof=1) / np.sqrt(reps)))
             lhs.append(float(risk))
             rhs.append(float(mm.risk_bound_31(r, k, n, T, c)))
-            value = r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c ** ((k - 1) / k)
-            z_obs.append(0.0 if np.isclose(rhs[-1], value, rtol=1e-12) else np.inf)
-    ev = at_most(z_obs, 3.3, atol=0.0)
-    if not ev.passed:
-        return ev
-    return at_most(lhs, rhs, detail=f"Monte Carlo within {max(z_obs):.2f} standard errors of the exact risk")
+            closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c ** ((k - 1) / k))
+    return all_of(at_most(z_obs, 3.3, atol=0.0),
+                  close(rhs, closed_form, rtol=1e-12, detail="(31) at the optimal truncation is r^2/n + C_k r^2 c_W^((k-1)/k)"),
+                  at_most(lhs, rhs, detail=f"Monte Carlo within {max(z_obs):.2f} standard errors of the exact risk"))
 
 
 @claim("002/table1-rates", item="Table 1 (rates of Propositions 4 and 6)",
@@ -496,9 +472,7 @@ def prop5_density(seed: int = 14, reps: int = 1000, amplitude: float = 0.45) -> 
             losses[i] = np.sum(est ** 2 / m ** d - 2 * est * mass_d + sq_d)
         exact = float(mm.histogram_risk_exact(cdf, int_g2, n, m, alpha, d))
         z_scores.append(abs(losses.mean() - exact) / (losses.std(ddof=1) / np.sqrt(reps)))
-    ev = at_most(z_scores, 3.3, atol=0.0)
-    if not ev.passed:
-        return ev
+    histogram = at_most(z_scores, 3.3, atol=0.0)
     width = 0.05
     cells = int(np.floor(1 / width))
     x = (np.arange(1_000_000) + 0.5) / 1_000_000
@@ -508,11 +482,9 @@ def prop5_density(seed: int = 14, reps: int = 1000, amplitude: float = 0.45) -> 
     sep2 = np.mean((f1 - f2) ** 2)
     ham = np.sum(v1 != v2)
     facts = [lipschitz, np.max(np.abs(f1 - 1)) / width, 0.75 - np.min(1 + (f1 - 1) / width)]
-    ev = at_most(facts, [1.0 + 1e-6, 0.25 + 1e-6, 1e-6], atol=0.0)
-    if not ev.passed:
-        return ev
-    return close([np.mean(f1), sep2], [1.0, ham * width ** 3 / 12], atol=0.0, rtol=1e-4,
-                 detail=f"histogram risk within {max(z_scores):.2f} standard errors of (19)")
+    packing_facts = at_most(facts, [1.0 + 1e-6, 0.25 + 1e-6, 1e-6], atol=0.0)
+    return all_of(histogram, packing_facts, close([np.mean(f1), sep2], [1.0, ham * width ** 3 / 12], atol=0.0, rtol=1e-4,
+                 detail=f"histogram risk within {max(z_scores):.2f} standard errors of (19)"))
 
 
 @claim("002/eq16-sample-complexity", item="Eq. (16) (sample size for the non-private rate)",
