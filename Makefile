@@ -1,6 +1,7 @@
 # privbook: thin wrappers, each usable on a fresh clone with Python 3.11, git and make.
 #   make book   create .venv, install the pinned dependencies, execute the notebooks, build the HTML
-#   make test   same environment, then every test layer (unit, property, claims, CLI, nbval, book build)
+#   make test   same environment, then every test layer (unit, property, claims and their mutants, CLI,
+#               nbval twice: on this CPU's SIMD path and on another; book build)
 #   make lab    JupyterLab on the notebooks with privlib importable
 #   make bench  run every benchmark script and print its table
 #   make sweep NOTEBOOK=privacy_curves GRID='--grid mechanism_epsilon=0.5,1,2'   batch runs over a grid
@@ -27,8 +28,11 @@ $(STAMP): pyproject.toml constraints.txt
 book: $(STAMP)
 	$(BIN)/privbook build
 
+NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadscope tests notebooks --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
+	$(BIN)/python -m pytest -n 2 --dist loadscope tests notebooks $(NBVAL)
+	@echo "== nbval again on another SIMD code path (NPY_DISABLE_CPU_FEATURES): outputs must not depend on the CPU"
+	NPY_DISABLE_CPU_FEATURES="AVX512_ICL X86_V4" $(BIN)/python -m pytest -q -n 2 --dist loadscope -p no:cacheprovider notebooks $(NBVAL)
 	$(BIN)/privbook build --clean
 
 # Unit, property and claim tests only (no notebooks, no book build).

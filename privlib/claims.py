@@ -3,7 +3,14 @@
 A claim is a function decorated with :func:`claim`. It evaluates a paper's statement on concrete
 inputs and compares it with an *independent* computation (brute force, exact arithmetic, a linear
 program, quadrature or Monte Carlo), returning an :class:`Evidence` built with :func:`close`,
-:func:`holds` or :func:`at_most`. The decorator turns that into a :class:`ClaimResult` record.
+:func:`holds` or :func:`at_most` (several checks combine with :func:`all_of`). The decorator
+turns that into a :class:`ClaimResult` record.
+
+A claim must be able to fail. Each ``verified`` or ``erratum`` claim names the privlib functions
+it checks and declares *mutants* with :meth:`Claim.mutant`: plausible mistakes in those functions
+(a wrong constant or exponent, an off-by-one, a dropped term, a swapped direction), applied by
+replacing the function under test while the claim runs. The test suite asserts that every mutant
+makes its claim fail ("mutant killed"), and the ledger shows the count.
 
 The same claim is shown in its chapter notebook (:func:`show`), run by pytest
 (``tests/test_claims.py`` runs :func:`registry`), and listed on the book's verification ledger
@@ -21,16 +28,25 @@ Kinds of claim:
     ``detail`` says what was printed and what holds instead).
 
 A record's status is its kind when the check passes and ``FAILED`` otherwise.
+
+Records are the same on every machine: a passing comparison shows an element chosen without
+regard to rounding noise, and never prints an error or slack that is rounding noise (numpy takes
+different SIMD paths on different CPUs, so the last bits of a result vary).
 """
 
 from __future__ import annotations
 
+import contextlib
+import html as _html
 import importlib
 import inspect
+import json
 import math
 import pkgutil
+import re
+import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,18 +56,25 @@ from numpy.typing import ArrayLike
 __all__ = [
     "Evidence",
     "ClaimResult",
+    "Claim",
+    "Mutant",
+    "MutantOutcome",
     "claim",
     "close",
     "at_most",
     "holds",
     "all_of",
+    "fmt",
     "registry",
     "get",
     "run",
     "run_all",
     "show",
     "ledger",
+    "ledger_entries",
     "ledger_markdown",
+    "ledger_json",
+    "CHAPTERS",
 ]
 
 KINDS = ("verified", "illustrated", "erratum")
@@ -63,12 +86,23 @@ PAPERS = {
     "003": "Ghosh & Kleinberg, Inferential privacy guarantees for differentially private mechanisms",
     "004": "Breutigam & Reischuk, Statistical privacy",
 }
+#: the chapter notebook (under ``notebooks/``, without suffix) that shows each paper's claims
+CHAPTERS = {
+    "curves": "privacy_curves",
+    "000": "000_inferential_limits",
+    "001": "001_pointwise_maximal_leakage",
+    "002": "002_privacy_minimax",
+    "003": "003_networked_inferential_privacy",
+    "004": "004_statistical_privacy",
+}
 
 
-def _fmt(x: float) -> str:
-    """Six significant digits: stable across platforms for notebook comparisons."""
+def fmt(x: Any) -> str:
+    """A number as records print it: integers in full, floats with six significant digits."""
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
     x = float(x)
     if math.isnan(x):
         return "nan"
@@ -76,16 +110,61 @@ def _fmt(x: float) -> str:
         return "inf" if x > 0 else "-inf"
     if x == 0.0:
         return "0"
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
     return f"{x:.6g}"
+
+
+_fmt = fmt
+
+# Test hook: a function applied to every array a check compares (see tests/test_claims.py, which
+# perturbs values by a few ulps to prove that records do not depend on rounding noise).
+_PERTURB: Callable[[np.ndarray], np.ndarray] | None = None
+
+# Two compared values closer than this, relative to their size, are equal up to rounding.
+_ROUNDING = 2.0**-36
+
+
+def _values(values: ArrayLike) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if np.isnan(arr).any():
+        raise ValueError("a claim compared a NaN: the check itself is broken")
+    if _PERTURB is not None:
+        arr = _PERTURB(arr)
+    return arr
+
+
+def _snap(x: float, resolution: float) -> float:
+    """``x``, or 0 when it is below what the check resolves (a value that is rounding noise,
+    such as the difference of two equal numbers, is never printed)."""
+    return 0.0 if abs(x) <= resolution else x
+
+
+def _scale(*arrays: np.ndarray) -> float:
+    """The largest finite magnitude among the compared values."""
+    finite = [np.abs(a[np.isfinite(a)]) for a in arrays]
+    return max((float(f.max()) for f in finite if f.size), default=0.0)
+
+
+def _first_extreme(keys: np.ndarray, largest: bool) -> int:
+    """Index of the first largest (or smallest) key after rounding keys to 30 significant bits,
+    so that keys equal up to rounding noise tie and the first of them wins on every machine."""
+    mantissa, exponent = np.frexp(np.where(np.isfinite(keys), keys, 0.0))
+    rounded = np.ldexp(np.round(mantissa * 2.0**30), exponent - 30)
+    rounded = np.where(np.isfinite(keys), rounded, keys)
+    return int(np.argmax(rounded) if largest else np.argmin(rounded))
 
 
 @dataclass(frozen=True)
 class Evidence:
     """What a claim's check found: the paper's side, the independent side, and the verdict.
 
-    ``observed`` is the value the paper's statement gives (or the worst case over a grid);
-    ``reference`` the independent computation; ``margin`` the worst error (for ``==``) or the
-    smallest slack (for ``<=``, negative when violated).
+    ``observed`` and ``reference`` are the values shown (for a failed check, at the worst
+    element; for a passing one, at an element chosen independently of rounding noise);
+    ``margin`` is the worst error (for ``==``) or the smallest slack (for ``<=``, negative when
+    violated) over all ``count`` compared elements; ``tolerance`` what ``==`` allows
+    (``atol + rtol |reference|`` at the shown element) or the slack ``<=`` forgives. ``parts``
+    holds the checks of a combined claim (:func:`all_of`), each with its own numbers and detail.
     """
 
     observed: float
@@ -95,50 +174,106 @@ class Evidence:
     tolerance: float
     passed: bool
     detail: str = ""
+    count: int = 1
+    rule: str = ""
+    parts: tuple[Evidence, ...] = ()
+
+    def comparison(self) -> str:
+        """The comparison as records print it: no rounding noise, nothing machine-dependent
+        when the check passes."""
+        many = f"{self.count} values; " if self.count > 1 else ""
+        if self.relation == "==":
+            if self.passed:
+                return f"{fmt(self.observed)} vs {fmt(self.reference)} ({many}every error within {self.rule})"
+            return (f"{fmt(self.observed)} vs {fmt(self.reference)} ({many}worst error {fmt(self.margin)}, "
+                    f"allowed {fmt(self.tolerance)})")
+        if self.relation == "<=":
+            slack = self.margin
+            if self.passed:
+                shown = "0 (equal up to rounding)" if slack == 0 else fmt(slack)
+                return f"{fmt(self.observed)} <= {fmt(self.reference)} ({many}smallest slack {shown})"
+            return f"{fmt(self.observed)} <= {fmt(self.reference)} violated ({many}slack {fmt(slack)})"
+        if self.relation == "all":
+            return "; ".join(p.comparison() for p in self.parts)
+        return f"{fmt(self.observed)} / {fmt(self.reference)}" + ("" if self.passed else " (does not hold)")
+
+    def verdict(self) -> str:
+        """A short verdict for the ledger's table."""
+        if self.relation == "==":
+            return f"within {self.rule}" if self.passed else f"error {fmt(self.margin)} > {fmt(self.tolerance)}"
+        if self.relation == "<=":
+            if self.passed:
+                return "tight (slack 0)" if self.margin == 0 else f"slack {fmt(self.margin)}"
+            return f"violated by {fmt(-self.margin)}"
+        if self.relation == "all":
+            return f"{sum(p.passed for p in self.parts)}/{len(self.parts)} checks pass"
+        return "holds" if self.passed else "does not hold"
 
 
-def _summary(values: ArrayLike) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if np.isnan(arr).any():
-        raise ValueError("a claim compared a NaN: the check itself is broken")
-    return arr
+def _rule(atol: ArrayLike, rtol: ArrayLike) -> str:
+    """The tolerance of a comparison in words (elementwise tolerances by their largest value)."""
+    a, r = np.asarray(atol, dtype=float), np.asarray(rtol, dtype=float)
+    if a.size > 1 or r.size > 1:
+        words = [f"{name} up to {fmt(v.max())}" if v.size > 1 else f"{name} {fmt(v)}"
+                 for name, v in (("atol", a), ("rtol", r)) if v.any()]
+        return " + ".join(words) + " (elementwise)"
+    atol, rtol = float(a), float(r)
+    if atol and rtol:
+        return f"atol {fmt(atol)} + rtol {fmt(rtol)}"
+    return f"rtol {fmt(rtol)}" if rtol else f"atol {fmt(atol)}"
 
 
 def close(observed: ArrayLike, reference: ArrayLike, *, atol: float = 0.0, rtol: float = 1e-9,
           detail: str = "") -> Evidence:
     """Evidence that ``observed`` equals ``reference`` elementwise within
-    ``atol + rtol * |reference|``. The reported values are those at the worst element."""
-    obs = _summary(observed)
-    ref = _summary(reference)
+    ``atol + rtol * |reference|``. A failure shows the worst element; a pass shows the element
+    of largest ``|reference|`` (the first of those equal up to rounding)."""
+    obs = _values(observed)
+    ref = _values(reference)
     obs, ref = np.broadcast_arrays(obs, ref)
     if obs.size == 0:
         raise ValueError("a claim compared empty arrays: nothing would be checked")
+    obs, ref = obs.ravel(), ref.ravel()
     with np.errstate(invalid="ignore"):
         err = np.abs(obs - ref)
         allowed = atol + rtol * np.abs(ref)
     both_inf = np.isinf(obs) & np.isinf(ref) & (np.sign(obs) == np.sign(ref))
     err = np.where(both_inf, 0.0, err)
     excess = np.where(both_inf, -1.0, err - allowed)
-    i = int(np.argmax(excess))
-    tol = float(np.ravel(allowed)[i])
-    return Evidence(float(obs.flat[i]), float(ref.flat[i]), "==", float(err.flat[i]), tol,
-                    bool((excess <= 0).all()), detail)
+    passed = bool((excess <= 0).all())
+    if passed:
+        i = _first_extreme(np.abs(ref), largest=True)
+        resolution = max(1e-3 * float(allowed[i]), _ROUNDING * _scale(ref))
+        shown = _snap(float(obs[i]), resolution), _snap(float(ref[i]), resolution)
+    else:
+        i = int(np.argmax(excess))
+        shown = float(obs[i]), float(ref[i])
+    return Evidence(*shown, "==", float(err.max()), float(allowed[i]), passed, detail, obs.size, _rule(atol, rtol))
 
 
 def at_most(lhs: ArrayLike, rhs: ArrayLike, *, atol: float = 1e-12, detail: str = "") -> Evidence:
-    """Evidence that ``lhs <= rhs + atol`` elementwise; the margin is the smallest ``rhs - lhs``
-    (reported at that element), negative when the inequality is violated."""
-    lo = _summary(lhs)
-    hi = _summary(rhs)
+    """Evidence that ``lhs <= rhs + atol`` elementwise; the margin is the smallest ``rhs - lhs``,
+    negative when the inequality is violated. The element shown is the one of smallest slack
+    (slacks equal up to rounding tie, and the first wins)."""
+    lo = _values(lhs)
+    hi = _values(rhs)
     lo, hi = np.broadcast_arrays(lo, hi)
     if lo.size == 0:
         raise ValueError("a claim compared empty arrays: nothing would be checked")
+    lo, hi = lo.ravel(), hi.ravel()
     with np.errstate(invalid="ignore"):
         slack = hi - lo
     slack = np.where(np.isnan(slack), 0.0, slack)  # inf <= inf
-    i = int(np.argmin(slack))
-    return Evidence(float(lo.flat[i]), float(hi.flat[i]), "<=", float(slack.flat[i]), atol,
-                    bool((slack >= -atol).all()), detail)
+    passed = bool((slack >= -atol).all())
+    if not passed:
+        i = int(np.argmin(slack))
+        return Evidence(float(lo[i]), float(hi[i]), "<=", float(slack[i]), atol, False, detail, lo.size,
+                        f"atol {fmt(atol)}")
+    noise = _ROUNDING * _scale(lo, hi)
+    shown = np.where(np.abs(slack) <= noise, 0.0, slack)
+    i = _first_extreme(shown, largest=False)
+    return Evidence(_snap(float(lo[i]), noise), _snap(float(hi[i]), noise), "<=", _snap(float(shown[i]), noise),
+                    atol, True, detail, lo.size, f"atol {fmt(atol)}")
 
 
 def holds(condition: bool, *, observed: float = 1.0, reference: float = 1.0, detail: str = "") -> Evidence:
@@ -152,11 +287,32 @@ def holds(condition: bool, *, observed: float = 1.0, reference: float = 1.0, det
 
 
 def all_of(*evidence: Evidence) -> Evidence:
-    """Evidence for a claim made of several checks: the first check that failed, or else the
-    last one (the record shows its values and detail)."""
+    """Evidence for a claim made of several checks: it passes when every check passes. The
+    record shows every check with its own numbers and its own detail; the top-level values are
+    those of the first failed check (or of the last one)."""
     if not evidence:
         raise ValueError("all_of needs at least one check")
-    return next((ev for ev in evidence if not ev.passed), evidence[-1])
+    parts: list[Evidence] = []
+    for ev in evidence:
+        if not isinstance(ev, Evidence):
+            raise TypeError(f"all_of takes Evidence, got {type(ev).__name__}")
+        parts.extend(ev.parts if ev.relation == "all" else (ev,))
+    lead = next((ev for ev in parts if not ev.passed), parts[-1])
+    return Evidence(lead.observed, lead.reference, "all", lead.margin, lead.tolerance,
+                    all(p.passed for p in parts), "", sum(p.count for p in parts), "", tuple(parts))
+
+
+_MATH = re.compile(r"(?<![\\$])\$([^$]+)\$")
+
+
+def _html_text(text: str) -> str:
+    """Escape ``text`` for HTML and turn ``$...$`` into MathJax's inline ``\\(...\\)``."""
+    return _MATH.sub(lambda m: r"\(" + m.group(1) + r"\)", _html.escape(text))
+
+
+def anchor(claim_id: str) -> str:
+    """The HTML id of a claim's record in its chapter (the ledger links to it)."""
+    return "claim-" + re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
 @dataclass(frozen=True)
@@ -172,6 +328,8 @@ class ClaimResult:
     inputs: Mapping[str, Any]
     evidence: Evidence
     seconds: float = field(compare=False)
+    checks: tuple[str, ...] = ()
+    mutants: int = 0
 
     @property
     def passed(self) -> bool:
@@ -183,18 +341,20 @@ class ClaimResult:
 
     def _rows(self) -> list[tuple[str, str]]:
         e = self.evidence
-        if e.relation == "==":
-            comparison = f"{_fmt(e.observed)} vs {_fmt(e.reference)} (error {_fmt(e.margin)}, tolerance {_fmt(e.tolerance)})"
-        elif e.relation == "<=":
-            comparison = f"{_fmt(e.observed)} <= {_fmt(e.reference)} (slack {_fmt(e.margin)})"
-        else:
-            comparison = f"{_fmt(e.observed)} / {_fmt(e.reference)}"
-        inputs = ", ".join(f"{k}={_fmt(x) if isinstance(x, (int, float, np.number)) else x}"
+        inputs = ", ".join(f"{k}={fmt(x) if isinstance(x, (int, float, np.number)) else x}"
                            for k, x in self.inputs.items())
         rows = [("claim", f"{self.item} [{self.id}]"), ("statement", self.statement),
-                ("method", self.method), ("inputs", inputs or "(none)"), ("comparison", comparison)]
-        if e.detail:
-            rows.append(("detail", e.detail))
+                ("method", self.method), ("inputs", inputs or "(none)")]
+        if self.checks:
+            mutants = f"; {self.mutants} mutant{'s' if self.mutants != 1 else ''} (see the ledger)" if self.mutants else ""
+            rows.append(("checks", ", ".join(self.checks) + mutants))
+        if e.relation == "all":
+            for k, part in enumerate(e.parts, 1):
+                rows.append((f"check {k}", part.comparison() + (f" [{part.detail}]" if part.detail else "")))
+        else:
+            rows.append(("comparison", e.comparison()))
+            if e.detail:
+                rows.append(("detail", e.detail))
         rows.append(("status", self.status))
         return rows
 
@@ -209,20 +369,82 @@ class ClaimResult:
                 CLAIM_MIME: {"id": self.id, "item": self.item, "status": self.status}}
 
     def _repr_html_(self) -> str:
-        import html
-
-        body = "".join(f"<tr><th style='text-align:right'>{html.escape(k)}</th>"
-                       f"<td style='text-align:left'>{html.escape(val)}</td></tr>" for k, val in self._rows())
+        body = "".join(f"<tr><th style='text-align:right'>{_html.escape(k)}</th>"
+                       f"<td style='text-align:left'>{_html_text(val)}</td></tr>" for k, val in self._rows())
         css = "claim-pass" if self.passed else "claim-fail"
-        return f"<table class='claim {css}'>{body}</table>"
+        return f"<table class='claim {css} tex2jax_process mathjax_process' id='{anchor(self.id)}'>{body}</table>"
 
     def __repr__(self) -> str:
         return str(self)
 
 
 @dataclass(frozen=True)
+class Mutant:
+    """A plausible mistake in a function a claim checks: ``make(original)`` returns the wrong
+    function that replaces ``target`` (a dotted name under ``privlib``) while the claim runs."""
+
+    target: str
+    description: str
+    make: Callable[[Callable], Callable]
+
+
+@dataclass(frozen=True)
+class MutantOutcome:
+    """What one mutant did to its claim: ``killed`` when the claim failed or raised."""
+
+    target: str
+    description: str
+    killed: bool
+    how: str
+
+
+def _resolve(target: str) -> tuple[Any, str, Any]:
+    """``(owner, attribute, raw value)`` of a dotted name under privlib, e.g.
+    ``"intervals.power_bounds"`` or ``"mechanisms.LaplaceMechanism.pdf"``."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module("privlib." + ".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:-1]:
+            obj = getattr(obj, name)
+        if not hasattr(obj, parts[-1]):
+            break
+        raw = obj.__dict__[parts[-1]] if isinstance(obj, type) and parts[-1] in obj.__dict__ else getattr(obj, parts[-1])
+        return obj, parts[-1], raw
+    raise ValueError(f"mutant target {target!r} is not a function of privlib (write it as 'module.function')")
+
+
+@contextlib.contextmanager
+def _replaced(target: str, make: Callable[[Callable], Callable]) -> Iterator[None]:
+    """Replace ``target`` by ``make(original)`` everywhere privlib refers to it (its module or
+    class, and every privlib module that imported it by name), then restore it."""
+    owner, name, raw = _resolve(target)
+    original = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+    wrong = make(original)
+    if not callable(wrong):
+        raise TypeError(f"mutant of {target} must return a function")
+    replacement = type(raw)(wrong) if isinstance(raw, (staticmethod, classmethod)) else wrong
+    patched = [(owner, name, raw)]
+    if not isinstance(owner, type):
+        for modname, module in list(sys.modules.items()):
+            if (modname == "privlib" or modname.startswith("privlib.")) and module is not owner:
+                for attr, value in list(vars(module).items()):
+                    if value is raw:
+                        patched.append((module, attr, value))
+    try:
+        for obj, attr, _ in patched:
+            setattr(obj, attr, replacement)
+        yield
+    finally:
+        for obj, attr, value in patched:
+            setattr(obj, attr, value)
+
+
+@dataclass(frozen=True)
 class Claim:
-    """A registered claim: metadata plus the check function."""
+    """A registered claim: metadata, the check function, and the mutants that must make it fail."""
 
     id: str
     paper: str
@@ -231,11 +453,31 @@ class Claim:
     method: str
     kind: str
     func: Callable[..., Evidence]
+    declared_checks: tuple[str, ...] = ()
+    mutants: list[Mutant] = field(default_factory=list, compare=False)
 
     @property
     def defaults(self) -> dict[str, Any]:
         sig = inspect.signature(self.func)
         return {k: p.default for k, p in sig.parameters.items() if p.default is not inspect.Parameter.empty}
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        """The privlib functions this claim checks (declared, and every mutant's target)."""
+        return tuple(dict.fromkeys([*self.declared_checks, *(m.target for m in self.mutants)]))
+
+    def mutant(self, target: str, description: str) -> Callable[[Callable[[Callable], Callable]], Callable]:
+        """Declare a mutant: decorate a function that takes the original ``target`` and returns
+        a plausibly wrong version of it. ``description`` says what the mistake is."""
+        _resolve(target)
+
+        def register(make: Callable[[Callable], Callable]) -> Callable[[Callable], Callable]:
+            if any(m.description == description and m.target == target for m in self.mutants):
+                raise ValueError(f"claim {self.id}: mutant {description!r} of {target} declared twice")
+            self.mutants.append(Mutant(target, description, make))
+            return make
+
+        return register
 
     def __call__(self, **inputs: Any) -> ClaimResult:
         unknown = set(inputs) - set(inspect.signature(self.func).parameters)
@@ -248,25 +490,45 @@ class Claim:
         if not isinstance(evidence, Evidence):
             raise TypeError(f"claim {self.id} returned {type(evidence).__name__}, not Evidence")
         return ClaimResult(self.id, self.paper, self.item, self.statement, self.method, self.kind,
-                           used, evidence, seconds)
+                           used, evidence, seconds, self.checks, len(self.mutants))
+
+    def run_mutant(self, mutant: Mutant, **inputs: Any) -> MutantOutcome:
+        """Run the claim with ``mutant`` in place of its target. The mutant is killed when the
+        claim fails or raises (a check that crashes on a wrong function has noticed it)."""
+        try:
+            with _replaced(mutant.target, mutant.make), np.errstate(all="ignore"):
+                result = self(**inputs)
+        except Exception as exc:  # noqa: BLE001 - any error of the mutated code kills the mutant
+            return MutantOutcome(mutant.target, mutant.description, True, f"raised {type(exc).__name__}")
+        return MutantOutcome(mutant.target, mutant.description, not result.passed,
+                             "FAILED" if not result.passed else "survived")
+
+    def mutation_test(self, **inputs: Any) -> list[MutantOutcome]:
+        """Every declared mutant, run against this claim."""
+        return [self.run_mutant(m, **inputs) for m in self.mutants]
 
 
 _REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, *, item: str, statement: str, method: str, kind: str = "verified") -> Callable:
+def claim(id: str, *, item: str, statement: str, method: str, kind: str = "verified",
+          checks: tuple[str, ...] | list[str] = ()) -> Callable[[Callable[..., Evidence]], Claim]:
     """Register a check function as a claim.
 
     ``id`` is ``"<paper>/<slug>"`` with paper one of ``curves``, ``000`` .. ``004``; ``item`` the
-    paper's label ("Theorem 4.1"); ``statement`` the claim in plain words; ``method`` the
-    independent route. Every keyword argument of the function must have a default: the defaults
-    are the inputs the ledger runs.
+    paper's label ("Theorem 4.1"); ``statement`` the claim in plain words (``$...$`` is rendered
+    as math); ``method`` the independent route; ``checks`` privlib functions the claim checks
+    besides its mutants' targets. Every keyword argument of the function must have a default:
+    the defaults are the inputs the ledger runs. Declare mutants on the returned claim with
+    :meth:`Claim.mutant`.
     """
     paper = id.split("/", 1)[0]
     if paper not in PAPERS or "/" not in id:
         raise ValueError(f"claim id must look like '<paper>/<slug>' with paper in {sorted(PAPERS)}, got {id!r}")
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    for target in checks:
+        _resolve(target)
 
     def register(func: Callable[..., Evidence]) -> Claim:
         params = inspect.signature(func).parameters.values()
@@ -275,7 +537,7 @@ def claim(id: str, *, item: str, statement: str, method: str, kind: str = "verif
             raise TypeError(f"claim {id}: every input needs a default, missing for {missing}")
         if id in _REGISTRY and _REGISTRY[id].func.__qualname__ != func.__qualname__:
             raise ValueError(f"claim id {id!r} is registered twice")
-        c = Claim(id, paper, item, statement, method, kind, func)
+        c = Claim(id, paper, item, statement, method, kind, func, tuple(checks))
         _REGISTRY[id] = c
         return c
 
@@ -321,56 +583,126 @@ def show(claim_id: str, **inputs: Any) -> ClaimResult:
     return run(claim_id, **inputs)
 
 
-def _ledger_rows(results: list[ClaimResult]) -> list[list[str]]:
-    rows = []
-    for r in results:
-        e = r.evidence
-        verdict = {"==": f"error {_fmt(e.margin)} (tol {_fmt(e.tolerance)})",
-                   "<=": f"slack {_fmt(e.margin)}"}.get(e.relation, "holds" if e.passed else "does not hold")
-        rows.append([r.id.split("/", 1)[0], r.item, r.statement, r.method, verdict, r.status])
-    return rows
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One claim on the ledger: its record at default inputs and what its mutants did."""
+
+    result: ClaimResult
+    mutants: tuple[MutantOutcome, ...]
+
+    @property
+    def killed(self) -> int:
+        return sum(m.killed for m in self.mutants)
+
+    def mutants_text(self) -> str:
+        if not self.mutants:
+            return "none declared"
+        return f"killed {self.killed}/{len(self.mutants)}"
+
+    def as_json(self) -> dict[str, Any]:
+        r = self.result
+        return {"id": r.id, "paper": r.paper, "item": r.item, "kind": r.kind, "status": r.status,
+                "checks": list(r.checks), "mutants_total": len(self.mutants), "mutants_killed": self.killed,
+                "mutants": [{"target": m.target, "description": m.description, "killed": m.killed, "how": m.how}
+                            for m in self.mutants],
+                "verdict": r.evidence.verdict()}
 
 
-def _summary_line(results: list[ClaimResult]) -> str:
+def ledger_entries(paper: str | None = None, *, mutants: bool = True) -> list[LedgerEntry]:
+    """Run every claim (of one paper if given) and, unless ``mutants`` is false, each of its
+    mutants."""
+    return [LedgerEntry(c(), tuple(c.mutation_test()) if mutants else ()) for c in registry(paper)]
+
+
+def _summary_line(entries: list[LedgerEntry]) -> str:
     counts: dict[str, int] = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no claims registered yet"
-    return f"{len(results)} claims: {summary}."
+    for e in entries:
+        counts[e.result.status] = counts.get(e.result.status, 0) + 1
+    if not entries:
+        return "no claims registered yet"
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    total = sum(len(e.mutants) for e in entries)
+    killed = sum(e.killed for e in entries)
+    return f"{len(entries)} claims: {summary}; mutants killed {killed}/{total}."
 
 
-def ledger_markdown(results: list[ClaimResult] | None = None) -> str:
-    """The verification ledger as a Markdown table (used by ``privbook ledger``)."""
-    results = run_all() if results is None else results
-    header = ["paper", "item", "statement", "method", "evidence", "status"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in _ledger_rows(results):
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
-    return "\n".join(lines) + f"\n\n{_summary_line(results)}\n"
+def _entries(results: list[ClaimResult] | list[LedgerEntry] | None) -> list[LedgerEntry]:
+    if results is None:
+        return ledger_entries()
+    return [r if isinstance(r, LedgerEntry) else LedgerEntry(r, ()) for r in results]
+
+
+_HEADER = ["item", "statement", "checks", "evidence", "mutants", "status"]
+
+
+def _row(e: LedgerEntry) -> list[str]:
+    r = e.result
+    return [f"{r.item} [{r.id}]", r.statement, ", ".join(r.checks) or "-", r.evidence.verdict(),
+            e.mutants_text(), r.status]
+
+
+def ledger_markdown(results: list[ClaimResult] | list[LedgerEntry] | None = None) -> str:
+    """The verification ledger as Markdown tables, one per chapter (``privbook ledger``)."""
+    entries = _entries(results)
+    out = []
+    for paper, title in PAPERS.items():
+        rows = [e for e in entries if e.result.paper == paper]
+        if not rows:
+            continue
+        out += [f"## {paper}: {title}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _row(e)) + " |" for e in rows]
+        out.append("")
+    return "\n".join(out) + f"\n{_summary_line(entries)}\n"
+
+
+def ledger_json(results: list[LedgerEntry] | None = None) -> str:
+    """The ledger as a JSON list (``privbook ledger --json``)."""
+    return json.dumps([e.as_json() for e in _entries(results)], indent=1)
 
 
 class _Ledger:
-    """Notebook display of the ledger (HTML table with a plain-text fallback)."""
+    """Notebook display of the ledger: one table per chapter, each claim linked to its record in
+    the chapter, rows filterable by status (plain Markdown as the text fallback)."""
 
-    def __init__(self, results: list[ClaimResult]):
-        self.results = results
+    def __init__(self, entries: list[LedgerEntry], link_prefix: str = "../notebooks/"):
+        self.entries = entries
+        self.link_prefix = link_prefix
 
     def __repr__(self) -> str:
-        return ledger_markdown(self.results)
+        return ledger_markdown(self.entries)
 
     def _repr_html_(self) -> str:
-        import html
-
-        head = "".join(f"<th>{h}</th>" for h in ["paper", "item", "statement", "method", "evidence", "status"])
-        body = ""
-        for row in _ledger_rows(self.results):
-            status = row[-1]
-            cells = "".join(f"<td>{html.escape(c)}</td>" for c in row[:-1])
-            body += f"<tr>{cells}<td class='claim-status claim-{html.escape(status.lower())}'>{html.escape(status)}</td></tr>"
-        return (f"<p>{html.escape(_summary_line(self.results))}</p>"
-                f"<table class='ledger'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        statuses = sorted({e.result.status for e in self.entries})
+        buttons = "".join(f"<label class='ledger-filter'><input type='checkbox' checked data-status='{s}'> {s}</label> "
+                          for s in statuses)
+        parts = [f"<p class='ledger-summary'>{_html.escape(_summary_line(self.entries))}</p>",
+                 f"<p class='ledger-filters'>Show: {buttons}</p>"]
+        head = "".join(f"<th>{h}</th>" for h in _HEADER)
+        for paper, title in PAPERS.items():
+            rows = [e for e in self.entries if e.result.paper == paper]
+            if not rows:
+                continue
+            page = f"{self.link_prefix}{CHAPTERS[paper]}.html"
+            body = ""
+            for e in rows:
+                r = e.result
+                cells = _row(e)
+                link = f"<a href='{page}#{anchor(r.id)}'>{_html.escape(cells[0])}</a>"
+                tds = "".join(f"<td>{_html_text(c)}</td>" for c in cells[1:-1])
+                status = _html.escape(r.status)
+                body += (f"<tr class='ledger-row' data-status='{status}'><td>{link}</td>{tds}"
+                         f"<td class='claim-status claim-{status.lower()}'>{status}</td></tr>")
+            parts.append(f"<h3 class='ledger-chapter'><a href='{page}'>{_html.escape(paper)}: {_html.escape(title)}</a></h3>"
+                         f"<p>{_html.escape(_summary_line(rows))}</p>"
+                         f"<table class='ledger tex2jax_process mathjax_process'><thead><tr>{head}</tr></thead>"
+                         f"<tbody>{body}</tbody></table>")
+        parts.append("<script>document.querySelectorAll('.ledger-filter input').forEach(function (box) {"
+                     "box.addEventListener('change', function () {document.querySelectorAll("
+                     "'.ledger-row[data-status=\"' + box.dataset.status + '\"]').forEach(function (row) {"
+                     "row.style.display = box.checked ? '' : 'none';});});});</script>")
+        return "".join(parts)
 
 
 def ledger(paper: str | None = None) -> _Ledger:
-    """Run every claim and return a table for display (the book's verification ledger page)."""
-    return _Ledger(run_all(paper))
+    """Run every claim and its mutants and return the ledger for display (the book's page)."""
+    return _Ledger(ledger_entries(paper))

@@ -107,9 +107,20 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 def _cmd_ledger(args: argparse.Namespace) -> int:
     from privlib import claims
 
-    results = claims.run_all(args.paper)
-    print(claims.ledger_markdown(results), end="")
-    return 0 if all(r.passed for r in results) else 1
+    entries = claims.ledger_entries(args.paper, mutants=not args.no_mutants)
+    if args.json:
+        print(claims.ledger_json(entries))
+    else:
+        print(claims.ledger_markdown(entries), end="")
+    ok = all(e.result.passed and e.killed == len(e.mutants) for e in entries)
+    return 0 if ok else 1
+
+
+def _cmd_refresh(args: argparse.Namespace) -> int:
+    paths = [runs.find_notebook(name) for name in args.notebook] or runs.notebooks()
+    for path in paths:
+        print(f"{path.name}: {runs.refresh_notebook(path):.1f} s", flush=True)
+    return 0
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -145,8 +156,16 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--lenient", action="store_true", help="do not turn warnings into errors")
     p.set_defaults(func=_cmd_build)
 
-    p = sub.add_parser("ledger", help="run every registered claim and print the verification ledger")
+    p = sub.add_parser("refresh", help="re-execute chapter notebooks in place (the outputs nbval compares)")
+    p.add_argument("notebook", nargs="*", help="names, stems or unique prefixes (default: every notebook)")
+    p.set_defaults(func=_cmd_refresh)
+
+    p = sub.add_parser("ledger", help="run every registered claim and its mutants; print the verification ledger"
+                       " (exit 1 if a claim fails or a mutant survives)")
     p.add_argument("--paper", choices=["curves", "000", "001", "002", "003", "004"], help="one paper only")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list (id, status, checks, mutants_total, mutants_killed, ...)")
+    p.add_argument("--no-mutants", action="store_true", help="run the claims only, not their mutants")
     p.set_defaults(func=_cmd_ledger)
     return parser
 

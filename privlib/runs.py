@@ -41,6 +41,7 @@ __all__ = [
     "run_notebook",
     "extract_figures",
     "privlib_fingerprint",
+    "refresh_notebook",
 ]
 
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool}
@@ -284,3 +285,21 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
         tmp.rename(dest)
     shutil.rmtree(dest.with_name(dest.name + ".failed"), ignore_errors=True)
     return dest
+
+
+def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:
+    """Re-execute a chapter notebook at its default parameters and write its outputs back in
+    place (the committed outputs that nbval compares); returns the seconds it took. Cell timing
+    metadata is not recorded, so an unchanged result leaves the file unchanged."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        cell.get("metadata", {}).pop("execution", None)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbformat.write(nb, path)
+    return time.perf_counter() - start

@@ -23,3 +23,12 @@ def tiny_project(tmp_path):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "notebooks" / "tiny.ipynb")
     return tmp_path
+
+
+# Hypothesis: derandomized unless asked otherwise (HYPOTHESIS_PROFILE=explore), so `make test`
+# and CI see the same examples on every run.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -47,7 +47,10 @@ def test_multiplicative_distance_infinite_when_supports_differ():
 
 
 @settings(max_examples=50, deadline=None)
-@given(theta=st.floats(0.0, 1.0), eps=st.floats(0.01, 1.0), n=st.integers(1, 30))
+# theta: the endpoints and the interior away from subnormals (where scipy's binom.pmf, the
+# test's own reference, overflows internally)
+@given(theta=st.one_of(st.sampled_from([0.0, 1.0]), st.floats(1e-12, 1.0 - 1e-12)),
+       eps=st.floats(0.01, 1.0), n=st.integers(1, 30))
 def test_binomial_models_stay_inside_the_bounds(theta, eps, n):
     from scipy import stats
 

@@ -53,3 +53,85 @@ def test_committed_with_outputs_and_without_errors(path):
     assert not errors, f"{path.name} was committed with an error output"
     streams = [o for c in cells for o in c.get("outputs", []) if o.get("name") == "stderr"]
     assert not streams, f"{path.name} was committed with stderr output (warnings?)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_no_committed_output_shows_a_failed_claim(path):
+    """The book never shows a FAILED claim: a chapter's claims pass at its default parameters."""
+    from privlib.results import CLAIM_MIME
+
+    cells = _code_cells(path)
+    shown = [o["data"][CLAIM_MIME] for c in cells for o in c.get("outputs", []) if CLAIM_MIME in o.get("data", {})]
+    failed = [s["id"] for s in shown if s.get("status") == "FAILED"]
+    assert not failed, f"{path.name} shows FAILED claims: {failed}"
+    text = json.dumps([c.get("outputs", []) for c in cells])
+    assert "status: FAILED" not in text and ">FAILED<" not in text
+
+
+# --- prose from the run, captioned figures, reruns at other parameters --------------------------
+# A chapter opts in through its notebook metadata ``privbook``: ``printed_numbers`` lists the
+# numbers its Markdown may quote verbatim (the papers' printed constants), ``alternate_parameters``
+# a non-default parameter set at which the chapter must still run with every claim passing.
+
+import re  # noqa: E402
+
+_NUMBER = re.compile(r"(?<![\w.^_{])(?:\d+\.\d{2,}|0\.\d+|\d+(?:\.\d+)?\s?%)(?![\w}])")
+
+
+def _meta(path):
+    return json.loads(path.read_text())["metadata"].get("privbook", {})
+
+
+def _markdown_numbers(path):
+    nb = json.loads(path.read_text())
+    found = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        text = re.sub(r"```.*?```", "", text, flags=re.S)      # code blocks
+        text = re.sub(r"`[^`]*`", "", text)                   # inline code
+        text = re.sub(r"\]\([^)]*\)", "]", text)              # link targets
+        found += _NUMBER.findall(text)
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_prose_numbers_come_from_the_run(path):
+    meta = _meta(path)
+    if "printed_numbers" not in meta:
+        pytest.skip("chapter not converted to prose from the run yet")
+    allowed = set(meta["printed_numbers"])
+    typed = [n for n in _markdown_numbers(path) if n.strip() not in allowed]
+    assert not typed, f"{path.name}: numbers typed into Markdown (compute them, or list the paper's printed constants): {typed}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_figures_have_numbered_captions(path):
+    if "printed_numbers" not in _meta(path):
+        pytest.skip("chapter not converted yet")
+    names = []
+    for i, cell in enumerate(_code_cells(path)):
+        if any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            fig = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+            assert fig.get("name") and fig.get("caption"), f"{path.name}: code cell {i} draws a figure without mystnb.figure name and caption"
+            names.append(fig["name"])
+    assert len(names) == len(set(names)), f"{path.name}: figure names repeat"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_chapter_reruns_at_other_parameters(path, tmp_path):
+    """The chapter at a non-default parameter set: it runs, and no claim it shows fails."""
+    import papermill
+
+    from privlib.results import CLAIM_MIME
+
+    params = _meta(path).get("alternate_parameters")
+    if not params:
+        pytest.skip("no alternate parameter set declared")
+    out = tmp_path / path.name
+    papermill.execute_notebook(str(path), str(out), parameters=params, progress_bar=False,
+                               cwd=str(path.parent), kernel_name="python3")
+    nb = json.loads(out.read_text())
+    shown = [o["data"][CLAIM_MIME] for c in nb["cells"] for o in c.get("outputs", []) if CLAIM_MIME in o.get("data", {})]
+    assert shown and not [s["id"] for s in shown if s["status"] == "FAILED"]

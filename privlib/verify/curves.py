@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import integrate
+from scipy import integrate, special
 
 from privlib import mechanisms, profiles
 from privlib.claims import Evidence, at_most, claim, close
@@ -37,6 +37,16 @@ def laplace_closed_form(mechanism_epsilon: float = 1.0, sensitivity: float = 2.0
     return close(profiles.laplace_delta(grid, mechanism_epsilon), reference, atol=1e-9, rtol=0.0)
 
 
+@laplace_closed_form.mutant("profiles.laplace_delta", "exponent (eps - eps0) without the factor 1/2")
+def _(laplace_delta):
+    return lambda eps, eps0: np.where(np.asarray(eps) < eps0, -np.expm1(np.asarray(eps) - eps0), 0.0)
+
+
+@laplace_closed_form.mutant("profiles.laplace_delta", "not clamped at 0 beyond eps0")
+def _(laplace_delta):
+    return lambda eps, eps0: -np.expm1((np.asarray(eps, dtype=float) - eps0) / 2)
+
+
 @claim("curves/gaussian-closed-form", item="Gaussian privacy curve",
        statement="For N(0, sigma^2) noise and sensitivity Delta, delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), mu = Delta/sigma.",
        method="adaptive quadrature of the hockey-stick integral of the two shifted normal densities")
@@ -51,30 +61,65 @@ def gaussian_closed_form(sigma: float = 1.5, sensitivity: float = 1.0) -> Eviden
     return close(profiles.gaussian_delta(grid, mech.mu), reference, atol=1e-9, rtol=0.0)
 
 
+@gaussian_closed_form.mutant("profiles.gaussian_delta", "1/mu in place of mu (scale for rate)")
+def _(gaussian_delta):
+    return lambda eps, mu: gaussian_delta(eps, 1.0 / np.asarray(mu, dtype=float))
+
+
+@gaussian_closed_form.mutant("profiles.gaussian_delta", "e^{-eps} in place of e^{eps}")
+def _(gaussian_delta):
+    def wrong(eps, mu):
+        eps, mu = np.asarray(eps, dtype=float), np.asarray(mu, dtype=float)
+        return special.ndtr(-eps / mu + mu / 2) - np.exp(-eps) * special.ndtr(-eps / mu - mu / 2)
+    return wrong
+
+
 @claim("curves/gaussian-tail-precision", item="Gaussian privacy curve, far tail",
-       statement="The log-space evaluation of the Gaussian curve keeps 10 significant digits where delta is far below machine epsilon.",
+       statement="The log-space evaluation of the Gaussian curve keeps 10 significant digits where delta is far below machine epsilon, down to the smallest normal numbers (where the formula in linear space is off by a factor of 75).",
        method="the same formula in 60-digit arithmetic (mpmath)")
 def gaussian_tail_precision(mu: float = 0.5) -> Evidence:
     import mpmath  # high-precision reference; part of the book and test extras
 
     mpmath.mp.dps = 60
-    grid = [2.0, 4.0, 6.0, 8.0]  # delta from about 1e-14 down to 1e-220
+    grid = [2.0, 4.0, 6.0, 8.0, 15.0, 18.8]  # delta from about 1e-14 down to 1.7e-307
     m = mpmath.mpf(mu)
     reference = [float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)) for e in map(mpmath.mpf, grid)]
     return close(profiles.gaussian_delta(grid, mu), reference, rtol=1e-10)
 
 
+@gaussian_tail_precision.mutant("profiles.gaussian_delta", "the formula in linear space (cancellation)")
+def _(gaussian_delta):
+    def linear(eps, mu):
+        eps = np.asarray(eps, dtype=float)
+        return special.ndtr(-eps / mu + mu / 2) - np.exp(eps) * special.ndtr(-eps / mu - mu / 2)
+    return linear
+
+
 @claim("curves/hockey-stick-supremum", item="Hockey-stick divergence of k-ary randomized response",
        statement="sum_y (p(y) - e^eps q(y))_+ equals sup over output sets S of P(S) - e^eps Q(S), and is 0 at eps >= the mechanism's epsilon.",
-       method="enumeration of all 2^k output sets")
-def hockey_stick_supremum(mechanism_epsilon: float = 1.2, k: int = 6) -> Evidence:
+       method="enumeration of all 2^k output sets, for two rows of k-ary randomized response and for a random asymmetric pair")
+def hockey_stick_supremum(mechanism_epsilon: float = 1.2, k: int = 6, seed: int = 4) -> Evidence:
     rr = mechanisms.RandomizedResponse(mechanism_epsilon, k)
     channel = rr.matrix()
-    p, q = channel[0], channel[1]
+    rng = np.random.default_rng(seed)
+    pairs = [(channel[0], channel[1]), tuple(rng.dirichlet(np.ones(k), size=2))]
     grid = np.linspace(0.0, 1.5 * mechanism_epsilon, 10)
     subsets = np.array(list(itertools.product([0, 1], repeat=k)), dtype=float)
-    brute = (subsets @ p[:, None] - np.exp(grid)[None, :] * (subsets @ q[:, None])).max(axis=0)
-    return close(profiles.hockey_stick(p, q, grid), brute, atol=1e-14, rtol=0.0)
+    ours, brute = [], []
+    for p, q in pairs:
+        brute.append((subsets @ p[:, None] - np.exp(grid)[None, :] * (subsets @ q[:, None])).max(axis=0))
+        ours.append(profiles.hockey_stick(p, q, grid))
+    return close(ours, brute, atol=1e-14, rtol=0.0)
+
+
+@hockey_stick_supremum.mutant("profiles.hockey_stick", "arguments swapped (q against p)")
+def _(hockey_stick):
+    return lambda p, q, eps: hockey_stick(q, p, eps)
+
+
+@hockey_stick_supremum.mutant("profiles.hockey_stick", "positive part dropped")
+def _(hockey_stick):
+    return lambda p, q, eps: (np.asarray(p)[None, :] - np.exp(np.asarray(eps))[:, None] * np.asarray(q)[None, :]).sum(axis=1)
 
 
 @claim("curves/gaussian-dominates-laplace-tail", item="Laplace vs Gaussian at equal variance",
@@ -92,3 +137,8 @@ def gaussian_dominates_laplace_tail(mechanism_epsilon: float = 1.0, seed: int = 
     se = terms.std(axis=1, ddof=1) / np.sqrt(y.size)
     return at_most(profiles.laplace_delta(eps, mechanism_epsilon), mc - 5 * se, atol=0.0,
                    detail="Laplace delta against a 5-standard-error lower bound on the Gaussian delta")
+
+
+@gaussian_dominates_laplace_tail.mutant("profiles.laplace_delta", "the curve of 2 eps0 (sensitivity counted twice)")
+def _(laplace_delta):
+    return lambda eps, eps0: laplace_delta(eps, 2 * np.asarray(eps0))

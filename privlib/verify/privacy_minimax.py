@@ -407,7 +407,7 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
 
 @claim("002/prop6-risk", item="Proposition 6 and (31)",
        statement="The exact squared error of estimator (20) on the least favourable two-point laws stays below bound (31), r^2/n + C_k r^2 c_W^{(k-1)/k} at the optimal truncation, C_k = k (k-1)^{-(k-1)/k} (constants ours).",
-       method="Monte Carlo of the estimator on full samples (2000 replicates, 99.9% interval: 3.3 standard errors) against the exact two-point risk; bound (31) against the exact worst case")
+       method="Monte Carlo of the estimator on full samples (2000 replicates per case, 6 cases) against the exact two-point risk, within the z-score whose two-sided normal tail over all cases is 1e-6 (5.3 standard errors); bound (31) against the exact worst case")
 def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
     rng = np.random.default_rng(seed)
     n, d, alpha, r = 200, 4, 0.5, 1.0
@@ -426,9 +426,10 @@ def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
             lhs.append(float(risk))
             rhs.append(float(mm.risk_bound_31(r, k, n, T, c)))
             closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c ** ((k - 1) / k))
-    return all_of(at_most(z_obs, 3.3, atol=0.0),
+    z_max = float(stats.norm.isf(1e-6 / (2 * len(z_obs))))  # family-wise false alarms 1e-6
+    return all_of(at_most(z_obs, z_max, atol=0.0, detail="z-scores of the Monte Carlo mean against the exact risk"),
                   close(rhs, closed_form, rtol=1e-12, detail="(31) at the optimal truncation is r^2/n + C_k r^2 c_W^((k-1)/k)"),
-                  at_most(lhs, rhs, detail=f"Monte Carlo within {max(z_obs):.2f} standard errors of the exact risk"))
+                  at_most(lhs, rhs, detail="exact worst two-point risk below bound (31)"))
 
 
 @claim("002/table1-rates", item="Table 1 (rates of Propositions 4 and 6)",
