@@ -100,3 +100,20 @@ def channel(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.fl
     if arr.ndim != 2 or 0 in arr.shape:
         raise ValueError(f"{name} must be a non-empty 2-D row-stochastic matrix, got shape {arr.shape}")
     return pmf(name, arr, atol=atol)
+
+
+def scalar(name: str, value: object, **bounds) -> float:
+    """Validate one real number (not an array) with the bounds of :func:`real`."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a number, got bool")
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a single real number, got {type(value).__name__}")
+    return float(real(name, value, **bounds))
+
+
+def size_limit(name: str, elements: float, limit: float, what: str = "elements") -> None:
+    """Refuse, before allocating, work that would need more than ``limit`` ``what``."""
+    if elements > limit:
+        raise ValueError(f"{name} too large: it would need {elements:.3g} {what}, more than the limit {limit:.3g}")

@@ -75,6 +75,7 @@ __all__ = [
     "ledger_markdown",
     "ledger_json",
     "CHAPTERS",
+    "coverage",
 ]
 
 KINDS = ("verified", "illustrated", "erratum")
@@ -706,3 +707,33 @@ class _Ledger:
 def ledger(paper: str | None = None) -> _Ledger:
     """Run every claim and its mutants and return the ledger for display (the book's page)."""
     return _Ledger(ledger_entries(paper))
+
+
+def coverage(paper: str, items: list[tuple[str, Any]]) -> Any:
+    """A chapter's closing coverage table: every numbered, checkable item of its paper with its
+    status. ``items`` pairs an item label with either the ids of the claims that check it (a
+    string or a list) or, for an item not checked numerically, ``("not checked", reason)``.
+    Claim statuses come from the registry's kinds (the chapter has just run and shown them).
+    Every claim of ``paper`` must appear, so no claim is missing from the table."""
+    from privlib import prose
+
+    registered = {c.id: c for c in registry(paper)}
+    named: set[str] = set()
+    rows = []
+    for label, what in items:
+        if isinstance(what, tuple):
+            status, reason = what
+            rows.append([label, status, "-", reason])
+            continue
+        ids = [what] if isinstance(what, str) else list(what)
+        unknown = [i for i in ids if i not in registered]
+        if unknown:
+            raise ValueError(f"coverage of {paper}: {label} names unknown claims {unknown}")
+        named.update(ids)
+        kinds = sorted({registered[i].kind for i in ids})
+        links = ", ".join(f"<a href=\"#{anchor(i)}\">{i}</a>" for i in ids)
+        rows.append([label, " + ".join(kinds), links, ""])
+    missing = sorted(set(registered) - named)
+    if missing:
+        raise ValueError(f"coverage of {paper}: claims missing from the table: {missing}")
+    return prose.table(["item", "status", "claims", "note"], rows)

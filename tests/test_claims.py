@@ -178,3 +178,16 @@ def test_ledger_lists_every_claim_with_status_and_mutants():
     assert {"id", "status", "checks", "mutants_total", "mutants_killed"} <= set(data[0])
     html = claims.ledger("curves")._repr_html_()
     assert "privacy_curves.html#claim-curves-" in html
+
+
+def test_coverage_table_lists_every_claim_and_refuses_unknown_ones():
+    items = [("Laplace", "curves/laplace-closed-form"),
+             ("Gaussian", ["curves/gaussian-closed-form", "curves/gaussian-tail-precision"]),
+             ("supremum", "curves/hockey-stick-supremum"), ("tail", "curves/gaussian-dominates-laplace-tail"),
+             ("Remark 1", ("not checked", "qualitative"))]
+    text = str(claims.coverage("curves", items))
+    assert "| Remark 1 | not checked | - | qualitative |" in text and 'href="#claim-curves-laplace-closed-form"' in text
+    with pytest.raises(ValueError, match="missing from the table"):
+        claims.coverage("curves", items[:2])
+    with pytest.raises(ValueError, match="unknown claims"):
+        claims.coverage("curves", [*items, ("x", "curves/nope")])
