@@ -17,7 +17,7 @@ import time
 from _timing import median_seconds
 
 from privlib import affiliation
-from privlib.verify.networked_inferential_privacy import worst_case_lp
+worst_case_lp = affiliation.worst_case_lp
 
 
 def loop_exchangeable(log_w, eps):
