@@ -112,13 +112,18 @@ def ising_prior(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, f
     if field.ndim > 1 or field.size not in (1, n):
         raise ValueError(f"field must be a scalar or one value per node ({n}), got shape {field.shape}")
     field = np.broadcast_to(field, (n,))
+    return np.exp(_ising_log_prior(n, edges, coupling, field))
+
+
+def _ising_log_prior(n: int, edges: list[tuple[int, int]], coupling: NDArray[np.float64], field: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log pi`` of :func:`ising_prior` on validated input (no underflow at strong couplings)."""
     spin = [2.0 * _bit(n, j) - 1.0 for j in range(n)]
     energy = np.zeros(2**n)
     for j in range(n):
         energy += field[j] * spin[j]
     for (a, b), j in zip(edges, coupling):
         energy += j * spin[a] * spin[b]
-    return np.exp(energy - special.logsumexp(energy))
+    return energy - special.logsumexp(energy)
 
 
 def product_prior(p: ArrayLike) -> NDArray[np.float64]:
@@ -281,9 +286,12 @@ def _solve_ratio_lp(num: NDArray[np.bool_], den: NDArray[np.bool_], pairs: NDArr
     cost[:nvar] = -num
     eq = np.zeros((1, size))
     eq[0, :nvar] = den
-    res = optimize.linprog(cost, A_ub=a_ub, b_ub=np.zeros(total), A_eq=eq, b_eq=[1.0], bounds=(0, None),
-                           method="highs",
-                           options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    options = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    for presolve in (True, False):  # HiGHS's presolve can lose nearly degenerate programs (eps -> 0)
+        res = optimize.linprog(cost, A_ub=a_ub, b_ub=np.zeros(total), A_eq=eq, b_eq=[1.0], bounds=(0, None),
+                               method="highs", options={**options, "presolve": presolve})
+        if res.status == 0:
+            break
     if res.status != 0:
         raise ValueError(f"epsilon is too large for the linear program on this prior: the worst mechanism needs "
                          f"acceptance ratios the solver cannot resolve ({res.message}); it is reliable while the "
@@ -547,7 +555,14 @@ def parity_biased_privacy(k: int, m: int, epsilon: ArrayLike) -> NDArray[np.floa
     k = v.integer("k", k, low=1)
     m = v.integer("m", m, low=2)
     eps = v.nonnegative("epsilon", epsilon)
-    return eps + 2.0 * k * np.arctanh(np.tanh(eps / 2.0) ** m)
+    power = np.tanh(eps / 2.0) ** m
+    # near 1, 2 artanh(y) = log(2 - q) - log(q) with q = 1 - tanh(eps/2)^m from 1 - tanh = 2 / (1 + e^eps)
+    with np.errstate(over="ignore"):
+        q = -np.expm1(m * np.log1p(-2.0 / (1.0 + np.exp(eps))))
+    near_one = power >= 0.5
+    double_artanh = np.where(near_one, np.log(2.0 - q) - np.log(np.where(near_one, q, 1.0)),
+                             2.0 * np.arctanh(np.where(near_one, 0.0, power)))
+    return eps + k * double_artanh
 
 
 def _u(h: NDArray[np.float64] | float, beta: float) -> NDArray[np.float64]:
@@ -775,7 +790,17 @@ def ising_influence(beta: ArrayLike, degree: ArrayLike) -> NDArray[np.float64]:
     beta (D = 1, a leaf) and 2 beta."""
     beta = v.nonnegative("beta", beta)
     d = v.real("degree", degree, low=1.0)
-    return 0.5 * (np.logaddexp(0.0, 2 * beta * d) - np.logaddexp(0.0, 2 * beta * (d - 2)))
+    beta, d = np.broadcast_arrays(beta, d)
+    low = 2 * beta * (d - 2)
+    # log((1 + e^{a + 4 beta}) / (1 + e^a)) = log1p(expm1(4 beta) expit(a)): exact at small beta;
+    # beyond e^700, the softplus difference with its linear parts taken exactly
+    moderate = 4 * beta < 700
+    with np.errstate(over="ignore"):
+        small_form = 0.5 * np.log1p(np.expm1(np.where(moderate, 4 * beta, 0.0)) * special.expit(low))
+    high = 2 * beta * d
+    linear = np.where(low >= 0, 4 * beta, high)
+    large_form = 0.5 * (linear + np.log1p(np.exp(-np.abs(high))) - np.log1p(np.exp(-np.abs(low))))
+    return np.where(moderate, small_form, large_form)
 
 
 def _check_gamma(gamma: ArrayLike) -> NDArray[np.float64]:
@@ -864,13 +889,19 @@ def onsager_bound(beta: float) -> float:
     every eps > 0, with Onsager and Yang's spontaneous magnetization
     ``m* = (1 - sinh(2 beta)^-4)^(1/8)`` (0 at or below beta_c)."""
     beta = v.scalar("beta", beta, low=0.0)
-    if beta == 0.0:
+    if beta <= math.log(1 + math.sqrt(2)) / 2:
         return 0.0
-    s = math.sinh(2 * beta) ** -4
-    if s >= 1:
+    # log s = -4 log sinh(2 beta); q = 1 - m* = 1 - (1 - s)^(1/8); nu = log((2 - q) / q)
+    log_s = -4.0 * (2 * beta + math.log1p(-math.exp(-4 * beta)) - math.log(2.0))
+    if log_s >= 0.0:
         return 0.0
-    m = (1 - s) ** 0.125
-    return float(2 * math.atanh(m))
+    s = math.exp(log_s)
+    if s < 1e-8:
+        log_q = log_s - math.log(8.0) + math.log1p(7 * s / 16)
+    else:
+        log_q = math.log(-math.expm1(math.log1p(-s) / 8))
+    q = math.exp(log_q)
+    return float(math.log(2.0 - q) - log_q)
 
 
 def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, boundary: str = "free") -> float:
@@ -896,6 +927,7 @@ def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, bo
         raise ValueError(f"boundary must be 'free' or 'plus', got {boundary!r}")
     r, c = np.divmod(np.arange(n), cols)
     outside = (r == 0).astype(float) + (r == rows - 1) + (c == 0) + (c == cols - 1)  # plus neighbours
-    gibbs = ising_prior(n, edges, beta, beta * outside + epsilon / 2)
-    spin = 2.0 * _bit(n, centre) - 1.0
-    return float(2 * np.arctanh(min(gibbs @ spin, 1.0)))
+    # 2 artanh(M) = log P(x_centre = 1) - log P(x_centre = 0) under the Gibbs measure
+    log_gibbs = _ising_log_prior(n, edges, np.full(len(edges), beta), beta * outside + epsilon / 2)
+    up = _bit(n, centre)
+    return float(special.logsumexp(log_gibbs[up]) - special.logsumexp(log_gibbs[~up]))
