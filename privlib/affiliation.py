@@ -374,13 +374,22 @@ def _checked_lp(value: float, biased: float) -> float:
 
 def _log_rising(c: float, m: NDArray[np.int64]) -> NDArray[np.float64]:
     """``log (c)_m = log Gamma(c + m) - log Gamma(c)`` (0 at m = 0), accurate for tiny and huge c:
-    a running sum of ``log(c + j)`` for m <= 1000 when c >= 1 (no cancellation of two huge
-    log-gammas), else ``log Gamma(m) - log B(c, m)`` (scipy's betaln keeps its digits at both ends)."""
-    out = np.zeros(m.shape)
-    pos = m > 0
-    mm = m[pos].astype(float)
-    out[pos] = special.gammaln(mm) - special.betaln(c, mm)
-    if c >= 1.0:
+    ``log c + log Gamma(c + m) - log Gamma(1 + c)`` for c < 1 (``(c)_m = c (c + 1)_{m-1}``, so a
+    tiny c is not lost); the plain difference for moderate c; for c > 10^3, where the two
+    log-gammas would cancel, ``log Gamma(m) - log B(c, m)`` (scipy's betaln keeps its digits) and a
+    running sum of ``log(c + j)`` for m <= 1000."""
+    mm = m.astype(float)
+    if c < 1.0:
+        out = special.gammaln(c + mm)
+        out += math.log(c) - special.gammaln(1.0 + c)
+        out[m == 0] = 0.0
+    elif c <= 1e3:
+        out = special.gammaln(c + mm)
+        out -= special.gammaln(c)  # exactly 0 at m = 0
+    else:
+        pos = m > 0
+        out = np.zeros(m.shape)
+        out[pos] = special.gammaln(mm[pos]) - special.betaln(c, mm[pos])
         short = pos & (m <= 1000)
         if short.any():
             partial = np.concatenate([[0.0], np.cumsum(np.log(c + np.arange(int(m[short].max()))))])
