@@ -107,7 +107,7 @@ def _mp_tree(degree: int, beta: float, epsilon: float, spontaneous: bool = False
 
 @claim("003/sec2-product", item="Section 2 (independent records)",
        statement="For a product prior the worst-case inferential privacy of individual $i$ over all $\\varepsilon$-DP mechanisms is exactly $\\varepsilon_i$.",
-       method="`worst_case_lp` (the LP over every $\\varepsilon$-DP mechanism) on 6 records with random marginals and a random vector $\\varepsilon$, against $\\varepsilon_i$")
+       method="worst_case_lp (the LP over every $\\varepsilon$-DP mechanism) on 6 records with random marginals and a random vector $\\varepsilon$, against $\\varepsilon_i$")
 def sec2_product(seed: int = 1) -> Evidence:
     rng = np.random.default_rng(seed)
     prior = affiliation.product_prior(rng.uniform(0.1, 0.9, 6))
@@ -115,9 +115,12 @@ def sec2_product(seed: int = 1) -> Evidence:
     return close([affiliation.worst_case_lp(prior, eps, i) for i in range(6)], eps, atol=1e-8, rtol=0.0)
 
 
-@sec2_product.mutant("affiliation.worst_case_lp", "DP constraints with e^(eps/2) (sensitivity counted twice)")
-def _(worst_case_lp):
+def _halved_eps_lp(worst_case_lp):
     return lambda prior, eps, i: worst_case_lp(prior, np.asarray(eps) / 2, i)
+
+
+_HALVED = "DP constraints with e^(eps/2) (sensitivity counted twice)"
+sec2_product.mutant("affiliation.worst_case_lp", _HALVED)(_halved_eps_lp)
 
 
 @sec2_product.mutant("affiliation.worst_case_lp", "flips of record j constrained by the epsilon of another record")
@@ -127,7 +130,7 @@ def _(worst_case_lp):
 
 @claim("003/sec2-clones", item="Section 2 (clones)",
        statement="With $n$ identical records the worst case is $n\\varepsilon$, and formula (6) gives it.",
-       method="formula (6) (`inferential_privacy`) and `worst_case_lp` on 5 clones, against $n\\varepsilon$")
+       method="formula (6) (inferential_privacy) and worst_case_lp on 5 clones, against $n\\varepsilon$")
 def sec2_clones(n: int = 5, epsilon: float = 0.3) -> Evidence:
     prior = affiliation.clones_prior(n, 0.4)
     return close([affiliation.inferential_privacy(prior, epsilon, 0), affiliation.worst_case_lp(prior, epsilon, 0)],
@@ -144,9 +147,7 @@ def _(inferential_privacy):
     return wrong
 
 
-@sec2_clones.mutant("affiliation.worst_case_lp", "DP constraints with e^(eps/2) (sensitivity counted twice)")
-def _(worst_case_lp):
-    return lambda prior, eps, i: worst_case_lp(prior, np.asarray(eps) / 2, i)
+sec2_clones.mutant("affiliation.worst_case_lp", _HALVED)(_halved_eps_lp)
 
 
 # --- Section 3 ----------------------------------------------------------------------------------
@@ -165,8 +166,8 @@ def _up_sets(n: int) -> np.ndarray:
 
 
 @claim("003/lemma-3-2", item="Lemma 3.2 (FKG) and Definition 3.1",
-       statement="For a measure $\\mu$ that is positively affiliated (`is_affiliated`) and non-decreasing $f, g$: $E[f]\\,E[g] \\le E[fg]\\,E[1]$; on two records, where affiliation is a single inequality, it holds exactly for the affiliated measures.",
-       method="every pair of up-set indicators (which span the monotone functions: 20 on 3 records) on 40 random measures of 3 records (ferromagnetic, antiferromagnetic and mixed Ising, measures with zeros, products, near-independent ones): the smallest covariance over all pairs must be $\\ge 0$ for every measure `is_affiliated` accepts; on 2 records, `is_affiliated` must accept exactly those with $\\mu(11)\\mu(00) \\ge \\mu(10)\\mu(01)$")
+       statement="For a measure $\\mu$ that is positively affiliated (is_affiliated) and non-decreasing $f, g$: $E[f]\\,E[g] \\le E[fg]\\,E[1]$; on two records, where affiliation is a single inequality, it holds exactly for the affiliated measures.",
+       method="every pair of up-set indicators (which span the monotone functions: 20 on 3 records) on 40 random measures of 3 records (ferromagnetic, antiferromagnetic and mixed Ising, measures with zeros, products, near-independent ones): the smallest covariance over all pairs must be $\\ge 0$ for every measure is_affiliated accepts; on 2 records, is_affiliated must accept exactly those with $\\mu(11)\\mu(00) \\ge \\mu(10)\\mu(01)$")
 def lemma_3_2(seed: int = 2, trials: int = 40) -> Evidence:
     rng = np.random.default_rng(seed)
     ups = _up_sets(3)
@@ -200,7 +201,7 @@ def lemma_3_2(seed: int = 2, trials: int = 40) -> Evidence:
     return all_of(at_most(-np.array(worst_accepted), np.zeros(len(worst_accepted)), atol=1e-12,
                           detail=f"minus the smallest covariance over up-set pairs, {len(worst_accepted)} accepted measures"),
                   holds(all(pairs_ok) and 0 < rejected < trials, observed=sum(pairs_ok), reference=trials,
-                        detail="two-record measures on which `is_affiliated` decides correctly"))
+                        detail="two-record measures on which is_affiliated decides correctly"))
 
 
 @lemma_3_2.mutant("affiliation.is_affiliated", "inequality reversed")
@@ -234,7 +235,7 @@ def _(is_affiliated):
 
 @claim("003/thm-3-4", item="Theorem 3.4",
        statement="For a positively affiliated prior, the worst case over all $\\varepsilon$-DP mechanisms equals formula (6), attained by a maximally biased mechanism.",
-       method="a plain LP over every $\\varepsilon$-DP mechanism (both directions) against `inferential_privacy` on random ferromagnetic Ising priors with random fields and a random vector $\\varepsilon$ (6 records, 6 priors)")
+       method="a plain LP over every $\\varepsilon$-DP mechanism (both directions) against inferential_privacy on random ferromagnetic Ising priors with random fields and a random vector $\\varepsilon$ (6 records, 6 priors)")
 def thm_3_4(seed: int = 3, trials: int = 6) -> Evidence:
     rng = np.random.default_rng(seed)
     formula, lp = [], []
@@ -247,7 +248,9 @@ def thm_3_4(seed: int = 3, trials: int = 6) -> Evidence:
     return close(formula, lp, atol=1e-8, rtol=0.0)
 
 
-def _one_direction(z: int):
+def _wrong_formula(directions: tuple[int, ...], normalised: bool):
+    """A mutant of formula (6): only the given directions z, and with or without dividing the
+    conditional expectations by the prior odds."""
     def make(inferential_privacy):
         def wrong(prior, eps, i):
             prior = np.asarray(prior, dtype=float)
@@ -256,33 +259,24 @@ def _one_direction(z: int):
             x = affiliation.states(n)
             with np.errstate(divide="ignore"):
                 log_pi = np.log(prior)
-            log_accept = -(np.abs(x - z) @ eps)
-            same, other = x[:, i] == z, x[:, i] != z
-            num = special.logsumexp(log_pi[same] + log_accept[same]) - special.logsumexp(log_pi[same])
-            den = special.logsumexp(log_pi[other] + log_accept[other]) - special.logsumexp(log_pi[other])
-            return float(num - den)
+            best = -np.inf
+            for z in directions:
+                log_accept = -(np.abs(x - z) @ eps)
+                same, other = x[:, i] == z, x[:, i] != z
+                value = special.logsumexp(log_pi[same] + log_accept[same]) - special.logsumexp(log_pi[other] + log_accept[other])
+                if normalised:
+                    value += special.logsumexp(log_pi[other]) - special.logsumexp(log_pi[same])
+                best = max(best, float(value))
+            return best
         return wrong
     return make
 
 
-def _unnormalised(inferential_privacy):
-    def wrong(prior, eps, i):
-        prior = np.asarray(prior, dtype=float)
-        n = int(round(np.log2(prior.size)))
-        eps = np.broadcast_to(np.asarray(eps, dtype=float), (n,))
-        x = affiliation.states(n)
-        with np.errstate(divide="ignore"):
-            log_pi = np.log(prior)
-        best = -np.inf
-        for z in (0, 1):
-            log_accept = -(np.abs(x - z) @ eps)
-            same, other = x[:, i] == z, x[:, i] != z
-            best = max(best, special.logsumexp(log_pi[same] + log_accept[same]) - special.logsumexp(log_pi[other] + log_accept[other]))
-        return float(best)
-    return wrong
+_one_direction = {z: _wrong_formula((z,), normalised=True) for z in (0, 1)}
+_unnormalised = _wrong_formula((0, 1), normalised=False)
 
 
-thm_3_4.mutant("affiliation.inferential_privacy", "only the maximally 0-biased direction (no max over z)")(_one_direction(0))
+thm_3_4.mutant("affiliation.inferential_privacy", "only the maximally 0-biased direction (no max over z)")(_one_direction[0])
 thm_3_4.mutant("affiliation.inferential_privacy", "posterior odds not divided by the prior odds")(_unnormalised)
 
 
@@ -293,7 +287,7 @@ def _(inferential_privacy):
 
 @claim("003/thm-3-4-converse", item="Theorem 3.4 (affiliation is needed)", kind="illustrated",
        statement="For a prior that is not affiliated (antiferromagnetic couplings) the worst case exceeds formula (6).",
-       method="`worst_case_lp` against formula (6) on random antiferromagnetic Ising priors (6 records)")
+       method="worst_case_lp against formula (6) on random antiferromagnetic Ising priors (6 records)")
 def thm_3_4_converse(seed: int = 4, trials: int = 3) -> Evidence:
     rng = np.random.default_rng(seed)
     gaps = []
@@ -308,7 +302,7 @@ def thm_3_4_converse(seed: int = 4, trials: int = 3) -> Evidence:
 
 @claim("003/lemma-3-5", item="Lemma 3.5",
        statement="The Laplace noisy sum $|x| + \\mathrm{Lap}(1/\\varepsilon)$ is maximally biased: under an affiliated prior its inferential privacy equals formula (6) for every individual.",
-       method="ess-sup of the ratio of the output densities given $x_i = 1$ and $x_i = 0$ on a dense grid of outputs (path Ising prior with fields, 6 records), against `inferential_privacy`")
+       method="ess-sup of the ratio of the output densities given $x_i = 1$ and $x_i = 0$ on a dense grid of outputs (path Ising prior with fields, 6 records), against inferential_privacy")
 def lemma_3_5(epsilon: float = 0.4, coupling: float = 0.7) -> Evidence:
     n = 6
     prior = affiliation.ising_prior(n, [(j, j + 1) for j in range(n - 1)], coupling, [0.3, -0.2, 0, 0.1, 0, 0.4])
@@ -318,7 +312,7 @@ def lemma_3_5(epsilon: float = 0.4, coupling: float = 0.7) -> Evidence:
     return close(observed, reference, atol=1e-9, rtol=0.0)
 
 
-lemma_3_5.mutant("affiliation.inferential_privacy", "only the maximally 1-biased direction (no max over z)")(_one_direction(1))
+lemma_3_5.mutant("affiliation.inferential_privacy", "only the maximally 1-biased direction (no max over z)")(_one_direction[1])
 
 
 @lemma_3_5.mutant("affiliation.inferential_privacy", "acceptance e^(-eps/2 |x - z1|) (the Gibbs field eps/2 taken for eps)")
@@ -330,7 +324,7 @@ def _(inferential_privacy):
 
 @claim("003/remark-3-6", item="Remark 3.6 and Appendix A.1",
        statement="Pairwise positive correlation is not enough: on the parity prior the paper's mechanism reaches $k\\varepsilon$, above formula (6); the worst case over all mechanisms is $(k+1)\\varepsilon$.",
-       method="`worst_case_lp` against $(k+1)\\varepsilon$, the paper's mechanism's exact privacy from its output densities against $k\\varepsilon$, and formula (6) below both, on the parity prior for $(k, m) = (1, 2), (2, 2), (3, 2), (2, 3)$ (formula (6) below $k\\varepsilon$ for $k \\ge 2$)")
+       method="worst_case_lp against $(k+1)\\varepsilon$, the paper's mechanism's exact privacy from its output densities against $k\\varepsilon$, and formula (6) below both, on the parity prior for $(k, m) = (1, 2), (2, 2), (3, 2), (2, 3)$ (formula (6) below $k\\varepsilon$ for $k \\ge 2$)")
 def remark_3_6(epsilon: float = 0.5) -> Evidence:
     lp, worst, paper, k_eps, formula, above = [], [], [], [], [], []
     for k, m in ((1, 2), (2, 2), (3, 2), (2, 3)):
@@ -357,14 +351,12 @@ def _(parity_prior):
     return wrong
 
 
-@remark_3_6.mutant("affiliation.worst_case_lp", "DP constraints with e^(eps/2) (sensitivity counted twice)")
-def _(worst_case_lp):
-    return lambda prior, eps, i: worst_case_lp(prior, np.asarray(eps) / 2, i)
+remark_3_6.mutant("affiliation.worst_case_lp", _HALVED)(_halved_eps_lp)
 
 
 @claim("003/eq-18", item="Appendix A.1, eq. (18) and the growth in k",
        statement="On the parity prior the maximally 0-biased mechanism has $\\nu = \\varepsilon + 2k\\,\\mathrm{artanh}(\\tanh^m(\\varepsilon/2)) = \\varepsilon + O(k\\varepsilon^m)$ (eq. (18), reconstructed), so the paper's mechanism exceeds it by a factor that tends to $k$ as $\\varepsilon \\to 0$, unbounded in $k$.",
-       method="`parity_biased_privacy` against formula (6) by enumeration of the parity prior for $(k, m) \\in \\{(1,2), (2,2), (3,2), (2,3), (3,3), (4,2)\\}$ at three $\\varepsilon$; the ratio $k\\varepsilon/\\nu$ at $\\varepsilon = 10^{-6}$ against $k$")
+       method="parity_biased_privacy against formula (6) by enumeration of the parity prior for $(k, m) \\in \\{(1,2), (2,2), (3,2), (2,3), (3,3), (4,2)\\}$ at three $\\varepsilon$; the ratio $k\\varepsilon/\\nu$ at $\\varepsilon = 10^{-6}$ against $k$")
 def eq_18(epsilon: float = 0.5) -> Evidence:
     closed, enumerated, ratios, ks = [], [], [], []
     for k, m in ((1, 2), (2, 2), (3, 2), (2, 3), (3, 3), (4, 2)):
@@ -395,7 +387,7 @@ def _(parity_biased_privacy):
 
 @claim("003/parity-mixture", item="Appendix A.1 (strictly correlated mixture)",
        statement="Mixing the parity prior with $\\tfrac12(\\delta_{0^n} + \\delta_{1^n})$ at weight $\\lambda$ makes every pair strictly positively correlated (covariance $\\lambda/4$), and the privacy parameters move continuously: the worst case stays far above formula (6).",
-       method="`pairwise_covariances` of `parity_prior(2, 2, mixture)` against $\\lambda/4$ (brute force of the covariance definition); `worst_case_lp` and formula (6) at $\\lambda = 10^{-6}$ against $\\lambda = 0$ (continuity), and at $\\lambda = 0.05$ the worst case above formula (6) by at least $0.5\\varepsilon$")
+       method="pairwise_covariances of parity_prior(2, 2, mixture) against $\\lambda/4$ (brute force of the covariance definition); worst_case_lp and formula (6) at $\\lambda = 10^{-6}$ against $\\lambda = 0$ (continuity), and at $\\lambda = 0.05$ the worst case above formula (6) by at least $0.5\\varepsilon$")
 def parity_mixture(epsilon: float = 0.5) -> Evidence:
     covs, quarters = [], []
     for lam in (0.0, 1e-3, 0.05, 0.3):
@@ -439,7 +431,7 @@ def _(pairwise_covariances):
 
 @claim("003/eq-19", item="Remark 3.7 and eq. (19)",
        statement="For affiliated priors formula (6) is a magnetization: $\\nu_i = \\max\\{\\log\\rho + \\log\\frac{1 - M_i(-\\varepsilon/2)}{1 + M_i(-\\varepsilon/2)},\\ -\\log\\rho + \\log\\frac{1 + M_i(\\varepsilon/2)}{1 - M_i(\\varepsilon/2)}\\}$.",
-       method="magnetizations of the Gibbs measure with external field $\\pm\\varepsilon/2$ by enumeration, on random ferromagnetic Ising priors with fields ($\\rho \\ne 1$), against `inferential_privacy`")
+       method="magnetizations of the Gibbs measure with external field $\\pm\\varepsilon/2$ by enumeration, on random ferromagnetic Ising priors with fields ($\\rho \\ne 1$), against inferential_privacy")
 def eq_19(seed: int = 5, trials: int = 8) -> Evidence:
     rng = np.random.default_rng(seed)
     x = affiliation.states(6)
@@ -462,13 +454,13 @@ def eq_19(seed: int = 5, trials: int = 8) -> Evidence:
     return close(observed, reference, atol=1e-12, rtol=0.0)
 
 
-eq_19.mutant("affiliation.inferential_privacy", "only the maximally 0-biased direction (no max over z)")(_one_direction(0))
+eq_19.mutant("affiliation.inferential_privacy", "only the maximally 0-biased direction (no max over z)")(_one_direction[0])
 eq_19.mutant("affiliation.inferential_privacy", "posterior odds not divided by the prior odds")(_unnormalised)
 
 
 @claim("003/trees-bp", item="Appendix A.2 (Zeus tree)",
        statement="On an Ising tree the worst case for the root is twice its cavity field under the field $\\varepsilon/2$, computed by belief propagation; on complete trees by the closed depth recursion.",
-       method="formula (6) by enumeration of all $2^n$ databases of the binary tree of depth 3 (15 nodes), the ternary tree of depth 2 (13 nodes) and a random tree of 14 nodes, for agreement probabilities $p = 0.55, 0.7, 0.9$, against `tree_inferential_privacy` and `complete_tree_inferential_privacy`")
+       method="formula (6) by enumeration of all $2^n$ databases of the binary tree of depth 3 (15 nodes), the ternary tree of depth 2 (13 nodes) and a random tree of 14 nodes, for agreement probabilities $p = 0.55, 0.7, 0.9$, against tree_inferential_privacy and complete_tree_inferential_privacy")
 def trees_bp(epsilon: float = 0.3, seed: int = 7) -> Evidence:
     rng = np.random.default_rng(seed)
     random_tree = np.concatenate([[-1], [int(rng.integers(v)) for v in range(1, 14)]])
@@ -530,7 +522,7 @@ def _influence_instances(rng: np.random.Generator, trials: int) -> list[tuple[np
 
 @claim("003/thm-4-2", item="Theorem 4.2, eq. (12)",
        statement="If the influence matrix has spectral norm below 1, every mechanism satisfies $\\nu_i \\le 2 \\sum_j [(I - \\Gamma)^{-1}]_{ij} \\varepsilon_j$, affiliated or not.",
-       method="a plain LP over every $\\varepsilon$-DP mechanism (the worst case) against `theorem_4_2_bound` with `influence_matrix`, on Ising paths whose far end carries a large $\\varepsilon$ and the near records a tiny one (where the resolvent matters) and random mixed-sign Ising priors (5 records)")
+       method="a plain LP over every $\\varepsilon$-DP mechanism (the worst case) against theorem_4_2_bound with influence_matrix, on Ising paths whose far end carries a large $\\varepsilon$ and the near records a tiny one (where the resolvent matters) and random mixed-sign Ising priors (5 records)")
 def thm_4_2(seed: int = 6, trials: int = 8) -> Evidence:
     rng = np.random.default_rng(seed)
     worst, bound = [], []
@@ -554,7 +546,7 @@ def _(theorem_4_2_bound):
 
 @claim("003/thm-4-2-row-sum", item="Theorem 4.2 (row-sum corollary and policy rule)",
        statement="If every row of the influence matrix sums to at most $\\delta < 1$, every mechanism has $\\nu_i \\le 2\\max_j\\varepsilon_j/(1 - \\delta)$; so mandating $\\varepsilon = \\nu(1-\\delta)/2$ guarantees $\\nu$.",
-       method="a plain LP over every $\\varepsilon$-DP mechanism against `row_sum_bound`, and the LP worst case at the uniform $\\varepsilon$ = `policy_epsilon`$(\\nu, \\delta)$ against $\\nu$, on strongly coupled Ising cycles, complete graphs, stars and paths of 4-6 records whose row sums $\\delta$ are 0.8-0.93")
+       method="a plain LP over every $\\varepsilon$-DP mechanism against row_sum_bound, and the LP worst case at the uniform $\\varepsilon$ = policy_epsilon$(\\nu, \\delta)$ against $\\nu$, on strongly coupled Ising cycles, complete graphs, stars and paths of 4-6 records whose row sums $\\delta$ are 0.8-0.93")
 def thm_4_2_row_sum(nu: float = 1.0) -> Evidence:
     worst, bound, policy_worst, targets = [], [], [], []
     complete = [(a, b) for a, b in itertools.combinations(range(5), 2)]
@@ -593,7 +585,7 @@ def _(policy_epsilon):
 
 @claim("003/eq-13", item="Theorem 4.2, eq. (13) (proof sketch, reconstructed)",
        statement="For a positive $f$ with multiplicative Lipschitz constants $\\rho_k(f)$ and the posterior $\\hat\\pi = \\pi(\\cdot \\mid M(x) \\in S)$ of any mechanism: $|\\log \\hat\\pi(f) - \\log \\pi(f)| \\le \\sum_{k,j} \\rho_k(f)\\,[(I - \\Gamma)^{-1}]_{kj}\\,\\varepsilon_j$ (formula reconstructed: the seed lost it).",
-       method="the largest and smallest $\\hat\\pi(f)$ over every $\\varepsilon$-DP mechanism by a plain LP, against `log_expectation_shift_bound`, for $f = e^{c x_0}$ and random positive $f$ on Ising paths with $\\varepsilon$ concentrated away from the records $f$ depends on, and on random mixed priors (4 records)")
+       method="the largest and smallest $\\hat\\pi(f)$ over every $\\varepsilon$-DP mechanism by a plain LP, against log_expectation_shift_bound, for $f = e^{c x_0}$ and random positive $f$ on Ising paths with $\\varepsilon$ concentrated away from the records $f$ depends on, and on random mixed priors (4 records)")
 def eq_13(seed: int = 8, trials: int = 10) -> Evidence:
     rng = np.random.default_rng(seed)
     shift, bound = [], []
@@ -639,7 +631,7 @@ def _(log_expectation_shift_bound):
 
 @claim("003/influence-ising", item="Definition 4.1 (Ising influence)",
        statement="For a zero-field Ising edge $(i, j)$ with node $i$ of degree $D$: $\\gamma_{ij} = \\tfrac12[\\log(1 + e^{2\\beta D}) - \\log(1 + e^{2\\beta(D-2)})]$, between $\\beta$ and $2\\beta$.",
-       method="`influence_matrix` (enumeration of all conditional probabilities) of star and path Ising priors against `ising_influence`, at $\\beta = 0.25$ and $0.6$")
+       method="influence_matrix (enumeration of all conditional probabilities) of star and path Ising priors against ising_influence, at $\\beta = 0.25$ and $0.6$")
 def influence_ising(beta: float = 0.25) -> Evidence:
     observed, reference = [], []
     for b in (beta, 0.6):
@@ -686,7 +678,7 @@ def _(influence_matrix):
 
 @claim("003/exchangeable-lp", item="Theorem 3.4 (exchangeable priors, LP reduced by symmetry)",
        statement="For an exchangeable affiliated prior (a Beta mixture of i.i.d. bits) the worst case over all $\\varepsilon$-DP mechanisms equals formula (6); averaging a mechanism over the permutations of the other records reduces the LP to $2n$ variables indexed by ($x_i$, number of ones among the others) without changing its value.",
-       method="`exchangeable_worst_case_lp` against `exchangeable_inferential_privacy` for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at $n$ = 10, 50, 300 and $\\varepsilon$ = 0.05, 0.3, 2, 10; both against a plain LP over all $2^8$ databases for an affiliated and a non-affiliated exchangeable prior, and the exactly-$m$-ones prior against $2\\varepsilon$")
+       method="exchangeable_worst_case_lp against exchangeable_inferential_privacy for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at $n$ = 10, 50, 300 and $\\varepsilon$ = 0.05, 0.3, 2, 10; both against a plain LP over all $2^8$ databases for an affiliated and a non-affiliated exchangeable prior, and the exactly-$m$-ones prior against $2\\varepsilon$")
 def exchangeable_lp(n_max: int = 300) -> Evidence:
     observed, reference = [], []
     for n in sorted({10, 50, n_max}):
@@ -753,7 +745,7 @@ def _(pairs_of):
 
 @claim("003/beta-binomial-weights", item="Section 3 (Beta mixtures of i.i.d. bits)",
        statement="The log-weights of one database with $k$ ones under a Beta$(a, b)$ mixture, $\\log B(a + k, b + n - k) - \\log B(a, b)$, keep their digits when $a$ or $b$ is tiny or huge against $n$.",
-       method="`beta_binomial_log_weights` against the same formula in 40-digit arithmetic (mpmath) at $(n, a, b)$ = (10, 2, $10^{-12}$), ($10^4$, 2, $10^{-13}$), (10, $10^{-12}$, 3), (50, 0.3, 0.7), (10, $10^6$, $2\\cdot10^6$): relative error of $\\log w_k$ within $10^{-11}$ at $k = 0, 1, n/2, n-1, n$")
+       method="beta_binomial_log_weights against the same formula in 40-digit arithmetic (mpmath) at $(n, a, b)$ = (10, 2, $10^{-12}$), ($10^4$, 2, $10^{-13}$), (10, $10^{-12}$, 3), (50, 0.3, 0.7), (10, $10^6$, $2\\cdot10^6$): relative error of $\\log w_k$ within $10^{-11}$ at $k = 0, 1, n/2, n-1, n$")
 def beta_binomial_weights() -> Evidence:
     import mpmath as mp
 
@@ -788,7 +780,7 @@ def _(beta_binomial_log_weights):
 
 @claim("003/erratum-thm-4-2-tightness", item="Theorem 4.2 (tightness remark)", kind="erratum",
        statement="The remark after Theorem 4.2 takes the influences of the Ising model on a complete $d$-ary tree to be $\\beta$ on every edge (reconstructed: the formula is lost in the seed), so that row sums $\\delta \\to 1$ give $\\nu = \\Omega(\\varepsilon/(1 - \\delta))$, matching the bound. The exact influence (Definition 4.1) at an internal node is $\\tfrac12[\\log(1 + e^{2\\beta(d+1)}) - \\log(1 + e^{2\\beta(d-1)})] > \\beta$: the row sums reach 1 while $d\\tanh\\beta < 0.64$, and the exact worst case over all trees of maximum degree $d + 1$ stays below $2.8\\varepsilon$ as $\\delta \\to 1$, while the bound $2\\varepsilon/(1 - \\delta)$ diverges.",
-       method="`influence_matrix` by enumeration of the 15-node binary tree at the coupling `coupling_at_row_sum`(2, 0.99) (row sum and internal influence against `ising_influence`); formula (6) there by enumeration of all $2^{15}$ databases against the sup; `regular_tree_sup` against the fixed point solved in 40-digit arithmetic for $d$ = 2, 3, 10, 100, $10^4$, $\\delta = 1 - 10^{-k}$ ($k$ = 1..4) and four $\\varepsilon$; the largest 40-digit $\\nu/\\varepsilon$ against 2.8")
+       method="influence_matrix by enumeration of the 15-node binary tree at the coupling coupling_at_row_sum(2, 0.99) (row sum and internal influence against ising_influence); formula (6) there by enumeration of all $2^{15}$ databases against the sup; regular_tree_sup against the fixed point solved in 40-digit arithmetic for $d$ = 2, 3, 10, 100, $10^4$, $\\delta = 1 - 10^{-k}$ ($k$ = 1..4) and four $\\varepsilon$; the largest 40-digit $\\nu/\\varepsilon$ against 2.8")
 def erratum_thm_4_2_tightness(epsilon: float = 0.01) -> Evidence:
     parents = affiliation.complete_tree_parents(2, 3)
     edges = [(int(parents[v]), v) for v in range(1, parents.size)]
@@ -842,7 +834,7 @@ def _(regular_tree_sup):
 
 @claim("003/thm-a-2", item="Theorem A.2 part 1 (phase transition on trees)",
        statement="On trees of maximum degree $D$ the worst case $\\nu_F(\\varepsilon)$ vanishes with $\\varepsilon$ when $(D-1)\\tanh\\beta < 1$, and stays above $\\nu_0 = 2D\\,u(H_0) > 0$ for every $\\varepsilon > 0$ when $(D-1)\\tanh\\beta > 1$: no smaller $\\nu$ is differentially enforceable.",
-       method="`regular_tree_sup` and `tree_spontaneous_privacy` against the fixed points solved in 40-digit arithmetic, for $D$ = 3, 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times) and $\\varepsilon$ from $10^{-8}$ to 1; and `tree_inferential_privacy` on balls of the $D$-regular tree (finite members) below the sup")
+       method="regular_tree_sup and tree_spontaneous_privacy against the fixed points solved in 40-digit arithmetic, for $D$ = 3, 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times) and $\\varepsilon$ from $10^{-8}$ to 1; and tree_inferential_privacy on balls of the $D$-regular tree (finite members) below the sup")
 def thm_a_2(degree: int = 3) -> Evidence:
     ours, exact, spont, spont_exact, balls, sups = [], [], [], [], [], []
     for d in sorted({degree, 4}):
@@ -899,7 +891,7 @@ def _(tree_spontaneous_privacy):
 
 @claim("003/thm-a-2-bound", item="Theorem A.2 part 1 (quantitative bound)",
        statement="If $(D-1)\\tanh\\beta = 1 - \\delta < 1$, then $\\nu_F(\\varepsilon) \\le (1 + \\tanh\\beta)\\,\\varepsilon/\\delta$ for every $\\varepsilon$ (constant reconstructed: the seed breaks off here), tight as $\\varepsilon \\to 0$.",
-       method="the sup over trees of maximum degree $D$ solved in 40-digit arithmetic against `tree_enforceability_bound`, for $D$ = 3, 5, $\\delta$ = 0.5, 0.1, 0.01 and $\\varepsilon$ from $10^{-6}$ to 2; the ratio sup/bound at $\\varepsilon = 10^{-6}$ against 1")
+       method="the sup over trees of maximum degree $D$ solved in 40-digit arithmetic against tree_enforceability_bound, for $D$ = 3, 5, $\\delta$ = 0.5, 0.1, 0.01 and $\\varepsilon$ from $10^{-6}$ to 2; the ratio sup/bound at $\\varepsilon = 10^{-6}$ against 1")
 def thm_a_2_bound() -> Evidence:
     sup, bound, ratio = [], [], []
     for d in (3, 5):
@@ -925,7 +917,7 @@ def _(tree_enforceability_bound):
 
 @claim("003/thm-a-2-lattice", item="Theorem A.2 part 2 (2-D lattice)", kind="illustrated",
        statement="On finite subgraphs of $\\mathbb Z^2$ with $\\beta$ above $\\beta_c = \\tfrac12\\log(1 + \\sqrt2)$ the worst case is at least $\\log\\frac{1 + m^*}{1 - m^*}$, $m^* = (1 - \\sinh^{-4} 2\\beta)^{1/8}$, for every $\\varepsilon > 0$: no DP level enforces a smaller $\\nu$ (statement reconstructed: the seed text breaks off in this theorem).",
-       method="`onsager_bound` against the plus-boundary boxes of `lattice_centre_privacy` (3x3, 3x4, 4x4), upper bounds on every finite subgraph containing them, down to $\\varepsilon = 10^{-6}$: the bound must lie below each and the boxes must decrease towards it; free 3x3 and 3x4 boxes (members of the family) reach the bound above a threshold $\\varepsilon$ that falls as the box grows. Illustrated: no finite computation reaches the infinite lattice, and a lower bound for $m^*$ is not computed")
+       method="onsager_bound against the plus-boundary boxes of lattice_centre_privacy (3x3, 3x4, 4x4), upper bounds on every finite subgraph containing them, down to $\\varepsilon = 10^{-6}$: the bound must lie below each and the boxes must decrease towards it; free 3x3 and 3x4 boxes (members of the family) reach the bound above a threshold $\\varepsilon$ that falls as the box grows. Illustrated: no finite computation reaches the infinite lattice, and a lower bound for $m^*$ is not computed")
 def thm_a_2_lattice(beta: float = 0.6) -> Evidence:
     beta_c = np.log(1 + np.sqrt(2)) / 2
     if beta <= beta_c:
