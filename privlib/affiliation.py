@@ -68,7 +68,7 @@ MAX_PAIRS = 2**26
 
 
 def states(n: int) -> NDArray[np.int64]:
-    """All ``2^n`` databases as rows; row s has ``x_j = (s >> j) & 1``."""
+    """All ``2^n`` databases ``x in {0,1}^n`` of Section 2 as rows; row s has ``x_j = (s >> j) & 1``."""
     n = v.integer("n", n, low=1, high=MAX_ENUMERATED)
     s = np.arange(2**n)
     return (s[:, None] >> np.arange(n)[None, :]) & 1
@@ -175,7 +175,8 @@ def parity_prior(k: int, m: int, mixture: float = 0.0) -> NDArray[np.float64]:
 
 
 def grid_edges(rows: int, cols: int) -> list[tuple[int, int]]:
-    """Edges of the rows x cols grid graph (free boundary); site (r, c) is node r * cols + c."""
+    """Edges of the rows x cols grid graph (free boundary), the finite pieces of Z^2 in Theorem A.2
+    part 2; site (r, c) is node r * cols + c."""
     rows = v.integer("rows", rows, low=1)
     cols = v.integer("cols", cols, low=1)
     return ([(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
@@ -662,7 +663,9 @@ def tree_inferential_privacy(parents: ArrayLike, beta: float, epsilon: float) ->
 
 
 def complete_tree_parents(branching: int, depth: int) -> NDArray[np.int64]:
-    """Parent vector of the complete b-ary tree of the given depth, in breadth-first order."""
+    """Parent vector of the complete b-ary tree of the given depth, in breadth-first order (the
+    Zeus family tree of Section 1 and Appendix A.2, and the trees of the tightness remark after
+    Theorem 4.2)."""
     b = v.integer("branching", branching, low=1)
     depth = v.integer("depth", depth, low=0)
     size = depth + 1 if b == 1 else (b ** (depth + 1) - 1) // (b - 1)

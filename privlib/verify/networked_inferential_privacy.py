@@ -790,7 +790,7 @@ def erratum_thm_4_2_tightness(epsilon: float = 0.01) -> Evidence:
     influence = close([gamma.sum(axis=1).max(), gamma[1, 0]], [0.99, float(affiliation.ising_influence(beta, 3))],
                       atol=1e-12, rtol=0.0, detail="enumerated largest row sum = delta; internal influence = closed form")
     internal_ratio = float(gamma[1, 0] / beta)
-    above_beta = at_most(1.2, internal_ratio, atol=0.0, detail="internal influence / beta (printed: 1)")
+    above_beta = at_most(1.2, internal_ratio, atol=0.0, detail="internal influence / beta (the paper's, reconstructed: 1)")
     enumerated = [affiliation.inferential_privacy(prior, epsilon, i) for i in range(parents.size)]
     sup_small = _mp_tree(3, beta, epsilon)
     members = at_most(enumerated, [sup_small] * len(enumerated), atol=1e-12,
