@@ -350,3 +350,65 @@ def test_parity_helpers():
     cov = affiliation.pairwise_covariances(affiliation.parity_prior(2, 3, 0.2))
     off = cov[~np.eye(7, dtype=bool)]
     np.testing.assert_allclose(off, 0.05, atol=1e-15)
+
+
+# --- accuracy against mpmath at eps in {1e-8, 1e-3, 1, 10, 40} (issue 15) ---------------------
+
+ACCURACY_EPS = [1e-8, 1e-3, 1.0, 10.0, 40.0]
+
+
+def _mp_exchangeable(n, a, b, eps):
+    import mpmath as mp
+
+    with mp.workdps(40):
+        a, b, e = mp.mpf(a), mp.mpf(b), mp.mpf(eps)
+        w = [mp.beta(a + k, b + n - k) / mp.beta(a, b) for k in range(n + 1)]
+
+        def mean(side, s):
+            pairs = [(mp.binomial(n - 1, k - 1) if side else mp.binomial(n - 1, k), k) for k in range(n + 1)]
+            num = sum(c * w[k] * mp.exp(s * e * k) for c, k in pairs)
+            return num / sum(c * w[k] for c, k in pairs)
+
+        return float(max(mp.log(mean(1, 1) / mean(0, 1)), mp.log(mean(0, -1) / mean(1, -1))))
+
+
+@pytest.mark.parametrize("eps", ACCURACY_EPS)
+def test_exchangeable_formula_against_mpmath(eps):
+    log_w = affiliation.beta_binomial_log_weights(40, 2.0, 3.0)
+    assert affiliation.exchangeable_inferential_privacy(log_w, eps) == pytest.approx(_mp_exchangeable(40, 2.0, 3.0, eps), rel=1e-11)
+
+
+@pytest.mark.parametrize("eps", ACCURACY_EPS)
+def test_tree_kernels_against_mpmath(eps):
+    import mpmath as mp
+
+    for beta in (0.2, np.arctanh(0.55)):
+        assert affiliation.regular_tree_sup(3, beta, eps) == pytest.approx(nip._mp_tree(3, beta, eps), rel=1e-11)
+    beta = 0.5 * np.log(0.8 / 0.2)
+    with mp.workdps(40):
+        t, h = mp.tanh(mp.mpf(beta)), mp.mpf(eps) / 2
+        field = h
+        for _ in range(6):
+            field = h + 2 * mp.atanh(t * mp.tanh(field))
+    assert affiliation.complete_tree_inferential_privacy(2, 6, beta, eps) == pytest.approx(float(2 * field), rel=1e-13)
+    assert affiliation.tree_inferential_privacy(affiliation.complete_tree_parents(2, 6), beta, eps) == pytest.approx(float(2 * field), rel=1e-13)
+
+
+@pytest.mark.parametrize("eps", ACCURACY_EPS)
+def test_parity_closed_form_against_mpmath(eps):
+    import mpmath as mp
+
+    with mp.workdps(60):
+        e = mp.mpf(eps)
+        exact = float(e + 2 * 3 * mp.atanh(mp.tanh(e / 2) ** 2))
+    assert affiliation.parity_biased_privacy(3, 2, eps) == pytest.approx(exact, rel=1e-13)
+
+
+def test_log_expectation_shift_bound_by_hand():
+    # independent records (Gamma = 0): the bound is sum_k rho_k(f) eps_k; f = e^{c x_0} has rho_0 = c
+    x = affiliation.states(3)
+    f = np.exp(0.7 * x[:, 0] - 0.2 * x[:, 2])
+    assert affiliation.log_expectation_shift_bound(np.zeros((3, 3)), [0.1, 0.5, 0.3], f) == pytest.approx(0.7 * 0.1 + 0.2 * 0.3)
+    gamma = np.array([[0.0, 0.2, 0.0], [0.1, 0.0, 0.1], [0.0, 0.3, 0.0]])
+    phi = np.linalg.inv(np.eye(3) - gamma)
+    assert affiliation.log_expectation_shift_bound(gamma, [0.1, 0.5, 0.3], f) == pytest.approx(np.array([0.7, 0.0, 0.2]) @ phi @ [0.1, 0.5, 0.3])
