@@ -520,7 +520,7 @@ def _influence_instances(rng: np.random.Generator, trials: int) -> list[tuple[np
     return out
 
 
-@claim("003/thm-4-2", item="Theorem 4.2, eq. (12)",
+@claim("003/thm-4-2", item="Theorem 4.2, eq. (12)", checks=("affiliation.influence_matrix",),
        statement="If the influence matrix has spectral norm below 1, every mechanism satisfies $\\nu_i \\le 2 \\sum_j [(I - \\Gamma)^{-1}]_{ij} \\varepsilon_j$, affiliated or not.",
        method="a plain LP over every $\\varepsilon$-DP mechanism (the worst case) against theorem_4_2_bound with influence_matrix, on Ising paths whose far end carries a large $\\varepsilon$ and the near records a tiny one (where the resolvent matters) and random mixed-sign Ising priors (5 records)")
 def thm_4_2(seed: int = 6, trials: int = 8) -> Evidence:
@@ -677,6 +677,7 @@ def _(influence_matrix):
 # --- exchangeable priors ------------------------------------------------------------------------
 
 @claim("003/exchangeable-lp", item="Theorem 3.4 (exchangeable priors, LP reduced by symmetry)",
+       checks=("affiliation.exchangeable_worst_case_lp",),
        statement="For an exchangeable affiliated prior (a Beta mixture of i.i.d. bits) the worst case over all $\\varepsilon$-DP mechanisms equals formula (6); averaging a mechanism over the permutations of the other records reduces the LP to $2n$ variables indexed by ($x_i$, number of ones among the others) without changing its value.",
        method="exchangeable_worst_case_lp against exchangeable_inferential_privacy for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at $n$ = 10, 50, 300 and $\\varepsilon$ = 0.05, 0.3, 2, 10; both against a plain LP over all $2^8$ databases for an affiliated and a non-affiliated exchangeable prior, and the exactly-$m$-ones prior against $2\\varepsilon$")
 def exchangeable_lp(n_max: int = 300) -> Evidence:
@@ -779,6 +780,7 @@ def _(beta_binomial_log_weights):
 # --- Theorem 4.2 tightness and Theorem A.2 ------------------------------------------------------
 
 @claim("003/erratum-thm-4-2-tightness", item="Theorem 4.2 (tightness remark)", kind="erratum",
+       checks=("affiliation.influence_matrix", "affiliation.ising_influence"),
        statement="The remark after Theorem 4.2 takes the influences of the Ising model on a complete $d$-ary tree to be $\\beta$ on every edge (reconstructed: the formula is lost in the seed), so that row sums $\\delta \\to 1$ give $\\nu = \\Omega(\\varepsilon/(1 - \\delta))$, matching the bound. The exact influence (Definition 4.1) at an internal node is $\\tfrac12[\\log(1 + e^{2\\beta(d+1)}) - \\log(1 + e^{2\\beta(d-1)})] > \\beta$: the row sums reach 1 while $d\\tanh\\beta < 0.64$, and the exact worst case over all trees of maximum degree $d + 1$ stays below $2.8\\varepsilon$ as $\\delta \\to 1$, while the bound $2\\varepsilon/(1 - \\delta)$ diverges.",
        method="influence_matrix by enumeration of the 15-node binary tree at the coupling coupling_at_row_sum(2, 0.99) (row sum and internal influence against ising_influence); formula (6) there by enumeration of all $2^{15}$ databases against the sup; regular_tree_sup against the fixed point solved in 40-digit arithmetic for $d$ = 2, 3, 10, 100, $10^4$, $\\delta = 1 - 10^{-k}$ ($k$ = 1..4) and four $\\varepsilon$; the largest 40-digit $\\nu/\\varepsilon$ against 2.8")
 def erratum_thm_4_2_tightness(epsilon: float = 0.01) -> Evidence:
