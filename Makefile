@@ -29,6 +29,8 @@ $(STAMP): pyproject.toml constraints.txt
 
 book: $(STAMP)
 	$(BIN)/privbook build
+	@echo "Read it from disk: open _build/html/index.html (search lists pages, without excerpts)."
+	@echo "Search with excerpts needs it served: $(BIN)/python -m http.server -d _build/html 8000, then http://localhost:8000"
 
 NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
 test: $(STAMP)
