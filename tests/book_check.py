@@ -48,8 +48,9 @@ PAGE_TIMEOUT = 30.0
 
 # Visible text, with code, scripts and typeset math removed, must not contain TeX delimiters.
 _RAW_MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
-# ... nor the delimiter row of a Markdown table (rendered as a paragraph instead of a table)
-_RAW_TABLE = re.compile(r"\|\s*:?-{3,}:?\s*\|")
+# ... nor the delimiter row of a Markdown table (rendered as a paragraph instead of a table;
+# the typographer may have turned its "---" into an em or en dash)
+_RAW_TABLE = re.compile(r"\|(\s*:?(-{3,}|[\u2014\u2013]-*):?\s*\|)+")
 # A figure drawn for the book's width may be shown a little smaller, not much (its text shrinks)
 MIN_FIGURE_SCALE = 0.8
 # ... on the pages whose figures privlib.plotting draws (the chapters)
@@ -86,7 +87,7 @@ _PAGE_PROBE = r"""
   });
   const labLinks = [...document.querySelectorAll('a[href*="/lab/tree/"]')].map(a => a.href);
   const figures = [...document.querySelectorAll('.cell_output img, div.output img')]
-       .filter(img => img.complete && img.naturalWidth > 0)
+       .filter(img => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)  // shown
        .map(img => ({src: img.currentSrc || img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
   return JSON.stringify({text: clone.textContent, images, headings, links, ledger, failed, labLinks, figures,
                          mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
@@ -292,8 +293,7 @@ def _content_problems(probe: dict, report: PageReport) -> None:
     if raw:
         start = max(raw.start() - 30, 0)
         report.problems.append(f"untypeset math: ...{probe['text'][start:raw.end() + 30].strip()!r}...")
-    table = _RAW_TABLE.search(probe["text"])
-    if table:
+    for table in list(_RAW_TABLE.finditer(probe["text"]))[:3]:
         start = max(table.start() - 60, 0)
         report.problems.append(f"raw Markdown table: ...{probe['text'][start:table.end() + 20].strip()!r}...")
     for text in probe["failed"]:

@@ -57,6 +57,7 @@ def reports(tmp_path_factory):
         "<h1>Bad</h1><h3>Skipped a level</h3>"
         "<p>Raw math $x + y$ left untypeset.</p>"
         "<p>| a | b |\n|---|---|\n| 1 | 2 |</p>"
+        "<p>| c | d |\n|\u2014|\u2014|\n| 3 | 4 |</p>"
         "<div class='cell_output'><table class='claim claim-fail'><tr><td>status FAILED</td></tr></table></div>"
         "<div class='cell_output'><p>3 claims: 2 verified, 1 FAILED; mutants killed 4/4.</p></div>"
         "<a href='missing.html'>dead</a> <a href='good.html#nowhere'>no anchor</a>"
@@ -93,7 +94,8 @@ def test_clean_page_passes(reports):
     "image without alt text or caption",
     "heading jumps from h1 to h3",
     "console error: boom",
-    "raw Markdown table",
+    "| a | b |\\n|---|---|",
+    "| c | d |\\n|\u2014|\u2014|",
     "FAILED claim shown: 'status FAILED'",
     "FAILED claim shown: '3 claims: 2 verified, 1 FAILED",
 ])
