@@ -4,7 +4,7 @@ The site is served on 127.0.0.1 and every page is loaded through the Chrome DevT
 A page fails when it has a console error, an uncaught exception or a failed request; a request to
 any host other than localhost (such requests are intercepted and failed inside the browser, so
 nothing leaves the machine); an image that did not load; math left untypeset; a Markdown table
-left as raw pipe text; a claim whose status is FAILED; a figure shrunk below the size its text was
+left as raw pipe text; code that scrolls sideways; a claim whose status is FAILED; a figure shrunk below the size its text was
 made for; an internal link whose file or ``#fragment`` does not exist; a JupyterLab link whose
 notebook the lab server (``make lab``, rooted at the repository) cannot open, or a chapter page
 without one; an image without alt text or caption; or headings that skip a level. Every page is
@@ -86,10 +86,14 @@ _PAGE_PROBE = r"""
     if (m) failed.push(m[0].trim());
   });
   const labLinks = [...document.querySelectorAll('a[href*="/lab/tree/"]')].map(a => a.href);
+  // code that scrolls sideways instead of wrapping (only what is shown: collapsed cells have no width)
+  const scrolling = [...document.querySelectorAll('pre')]
+       .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
+       .map(p => p.textContent.split('\n').reduce((a, b) => a.length >= b.length ? a : b).slice(0, 70));
   const figures = [...document.querySelectorAll('.cell_output img, div.output img')]
        .filter(img => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)  // shown
        .map(img => ({src: img.currentSrc || img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
-  return JSON.stringify({text: clone.textContent, images, headings, links, ledger, failed, labLinks, figures,
+  return JSON.stringify({text: clone.textContent, images, headings, links, ledger, failed, labLinks, figures, scrolling,
                          mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
 })()
 """
@@ -333,6 +337,8 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
         if fig["shown"] < MIN_FIGURE_SCALE * fig["natural"]:
             report.problems.append(f"figure shown at {fig['shown'] / fig['natural']:.0%} of its size, its text "
                                    f"too small to read (draw it at most 7 inches wide): {fig['src'][-60:]}")
+    for line in probe["scrolling"]:
+        report.problems.append(f"code scrolls sideways instead of wrapping: {line!r}")
     levels = [level for level, _ in probe["headings"]]
     if levels and levels[0] != 1:
         report.problems.append(f"first heading is h{levels[0]}, not h1")

@@ -61,7 +61,8 @@ def reports(tmp_path_factory):
         "<div class='cell_output'><table class='claim claim-fail'><tr><td>status FAILED</td></tr></table></div>"
         "<div class='cell_output'><p>3 claims: 2 verified, 1 FAILED; mutants killed 4/4.</p></div>"
         "<a href='missing.html'>dead</a> <a href='good.html#nowhere'>no anchor</a>"
-        "<img src='nothing.png' alt='gone'> <img src='ok.png'>"
+        "<pre style='white-space:pre;overflow-x:auto;width:200px'>x = 1  # a line far wider than its box"
+        "</pre><img src='nothing.png' alt='gone'> <img src='ok.png'>"
         "<script>console.error('boom')</script>",
         head="<script src='https://cdn.example.invalid/lib.js'></script>"))
     # fine when served, but reads another file with fetch(), which fails from file://
@@ -94,6 +95,7 @@ def test_clean_page_passes(reports):
     "image without alt text or caption",
     "heading jumps from h1 to h3",
     "console error: boom",
+    "code scrolls sideways instead of wrapping: 'x = 1  # a line far wider than its box'",
     "| a | b |\\n|---|---|",
     "| c | d |\\n|\u2014|\u2014|",
     "FAILED claim shown: 'status FAILED'",
