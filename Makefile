@@ -2,10 +2,11 @@
 #   make book   create .venv, install the pinned dependencies, execute the notebooks, build the HTML
 #   make test   same environment, then every test layer (unit, property, claims and their mutants, CLI,
 #               nbval twice: on this CPU's SIMD path and on another; book build)
-#   make lab    JupyterLab on the notebooks with privlib importable
+#   make lab    JupyterLab (repository root, opens notebooks/) with privlib importable and MyST rendered
 #   make bench  run every benchmark script and print its table
 #   make sweep NOTEBOOK=privacy_curves GRID='--grid mechanism_epsilon=0.5,1,2'   batch runs over a grid
 #   make check-book  load every page of the built book in headless Chromium and check it
+#   make publish     push the built book to the gh-pages branch (ghp-import), for GitHub Pages
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
@@ -15,7 +16,7 @@ STAMP  := $(VENV)/.installed
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab bench sweep check-book chromium clean
+.PHONY: install book test test-fast lab lab-setup bench sweep check-book chromium publish clean
 
 install: $(STAMP)
 
@@ -23,10 +24,13 @@ $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 not found (set PYTHON=...)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev]"
+	@$(MAKE) --no-print-directory lab-setup
 	@touch $@
 
 book: $(STAMP)
 	$(BIN)/privbook build
+	@echo "Read it from disk: open _build/html/index.html (search lists pages, without excerpts)."
+	@echo "Search with excerpts needs it served: $(BIN)/python -m http.server -d _build/html 8000, then http://localhost:8000"
 
 NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout 300
 test: $(STAMP)
@@ -39,8 +43,23 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --port 8888 notebooks
+# JupyterLab serves the repository root (so the book's links, /lab/tree/notebooks/<chapter>.ipynb,
+# resolve) and opens notebooks/. The port is fixed because the book links to it: a busy port stops
+# the server instead of moving it. As root (containers) the server needs --allow-root.
+LAB_PORT ?= 8888
+LAB_ARGS ?=
+lab: $(STAMP) lab-setup
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.port=$(LAB_PORT) \
+	  --ServerApp.port_retries=0 --LabApp.default_url=/lab/tree/notebooks \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+# Opening a chapter must not modify it: the venv's kernel spec carries the display name the
+# notebooks record ("Python 3"; ipykernel's own says "Python 3 (ipykernel)", which JupyterLab would
+# write back), and widget state is never saved into the notebooks (book/_lab/overrides.json).
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.d
+lab-setup:
+	@$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	@mkdir -p $(LAB_SETTINGS) && cp book/_lab/overrides.json $(LAB_SETTINGS)/privbook.json
 
 NOTEBOOK ?= privacy_curves
 GRID ?= --grid mechanism_epsilon=0.5,1,2
@@ -50,12 +69,24 @@ sweep: $(STAMP)
 bench: $(STAMP)
 	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
-# Headless Chromium over every page of _build/html (offline, links, images, math, ledger,
-# accessibility); screenshots of the chapters go to _build/screenshots/.
+# Headless Chromium over every page of _build/html, served and from file:// (offline, links,
+# images, math, tables, FAILED claims, the ledger, JupyterLab links, accessibility); screenshots of
+# the chapters go to _build/screenshots/.
 check-book: $(STAMP)
-	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory chromium
+	@test -x /usr/bin/chromium || test -x /usr/bin/google-chrome || $(MAKE) --no-print-directory chromium
 	@test -f _build/html/index.html || $(BIN)/privbook build
 	$(BIN)/python tests/book_check.py --site _build/html --screenshots _build/screenshots
+
+# Publish the book on GitHub Pages by hand (.github/workflows/pages.yml does it on every push to
+# main): build it, then commit _build/html to the gh-pages branch and push it. --no-jekyll keeps
+# the _static/ and _images/ folders, which Jekyll would drop. The pages load nothing from other hosts.
+publish: $(STAMP)
+	$(BIN)/privbook build
+	$(BIN)/ghp-import --no-jekyll --force --push --message "Publish the book" _build/html
+
+# environment.yml is generated from constraints.txt (tests/test_environment.py checks they agree).
+environment.yml: constraints.txt
+	$(BIN)/python tests/test_environment.py
 
 # Debian's Chromium (never a browser downloaded by a test tool).
 chromium:

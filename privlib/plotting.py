@@ -1,8 +1,16 @@
 """One figure style for the whole book.
 
 ``use_style()`` sets matplotlib's rcParams (size, fonts, a colour-blind-safe palette, grid);
-``figure()`` makes a figure in that style; ``title()`` labels it with the paper figure it
-reproduces or marks it as a proposed extra; ``save()`` writes it for batch runs.
+``figure()`` makes a figure in that style, sized for the book's text column; ``title()`` labels
+it with the paper figure it reproduces or marks it as a proposed extra; ``save()`` writes it for
+batch runs.
+
+Readable at the book's width: the book shows a figure at most :data:`BOOK_WIDTH` inches wide, so
+a wider figure would be shrunk with its text. ``figure()`` therefore never makes a figure wider
+than the column: a wider request is scaled down to it, and a row of more panels than fit
+(:data:`MIN_PANEL_WIDTH` each) wraps onto further rows (a 1 x 3 figure becomes two rows, the third
+panel centred), so every panel keeps a usable size and every text its size in points
+(:func:`smallest_text` measures it as the reader sees it).
 
 In a notebook, figures made by ``figure()`` are displayed with an ``alt`` text (``describe()``:
 title and axis labels) in the output's metadata, which the book turns into the image's alt text.
@@ -11,17 +19,29 @@ title and axis labels) in the output's metadata, which the book turns into the i
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
-__all__ = ["PALETTE", "use_style", "figure", "title", "describe", "save"]
+__all__ = ["PALETTE", "BOOK_WIDTH", "MIN_PANEL_WIDTH", "MIN_FONT_SIZE", "use_style", "figure", "title",
+           "describe", "smallest_text", "save"]
 
 # Okabe & Ito's colour-blind-safe palette.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+
+#: width of the book's text column in inches: the widest a figure is shown without shrinking
+BOOK_WIDTH = 7.0
+#: the narrowest panel (inches) before a row of panels wraps onto the next row
+MIN_PANEL_WIDTH = 3.3
+#: the smallest text (points, at the book's width) any figure may carry
+MIN_FONT_SIZE = 8.0
+_PANEL_HEIGHT = (2.3, 4.2)  # limits of a panel's height (inches) in a multi-panel figure
 
 _STYLE = {
     "figure.figsize": (6.4, 4.0),
@@ -31,7 +51,11 @@ _STYLE = {
     "font.size": 10,
     "axes.titlesize": 10,
     "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
     "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 10,
     "axes.grid": True,
     "grid.alpha": 0.3,
     "axes.spines.top": False,
@@ -49,15 +73,92 @@ def use_style() -> None:
     mpl.rcParams.update(_STYLE)
 
 
+def _size_arg(value: float | None, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or not 0.5 <= value <= 100:
+        raise ValueError(f"{name} must be a number of inches in [0.5, 100], got {value!r}")
+    return float(value)
+
+
 def figure(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height: float | None = None,
-           **kwargs) -> tuple[Figure, Axes | list]:
-    """A new figure in the book's style; ``width``/``height`` in inches override the default."""
+           **kwargs):
+    """A new figure in the book's style, as ``plt.subplots(nrows, ncols, **kwargs)`` returns it
+    (``(fig, ax)``, or an array of axes of shape ``(ncols,)``, ``(nrows,)`` or ``(nrows, ncols)``).
+
+    ``width`` and ``height`` (inches) default to the style's size for one panel and to the
+    column's width for several. A figure is never wider than :data:`BOOK_WIDTH`: a wider request is
+    scaled down to it (the panels keep their proportions, within 2.3 to 4.2 inches of height), and
+    when fewer than ``ncols`` panels of :data:`MIN_PANEL_WIDTH` fit in a row, each row of panels
+    wraps onto further rows (the axes keep their order and indexing). ``sharex``/``sharey``
+    (``True``, ``"row"``, ``"col"``) keep their meaning over the original grid.
+    """
+    for name, n in (("nrows", nrows), ("ncols", ncols)):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 12:
+            raise ValueError(f"{name} must be an integer in [1, 12], got {n!r}")
+    width, height = _size_arg(width, "width"), _size_arg(height, "height")
     use_style()
-    w, h = _STYLE["figure.figsize"]
-    size = (width or w * (1 if ncols == 1 else 0.75 * ncols), height or h * (1 if nrows == 1 else 0.8 * nrows))
-    fig, axes = plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
+    w0, h0 = _STYLE["figure.figsize"]
+    per_row = min(ncols, max(1, int(BOOK_WIDTH // MIN_PANEL_WIDTH)))
+    wraps = math.ceil(ncols / per_row)
+    asked_w = width or (w0 if ncols == 1 else BOOK_WIDTH)
+    fig_w = min(asked_w, BOOK_WIDTH)
+    if ncols == 1 and nrows == 1 and height is None:
+        fig_h = h0 * fig_w / asked_w
+    else:
+        panel_w_asked = asked_w / ncols
+        panel_h_asked = (height / nrows) if height else min(panel_w_asked * 0.75, h0)
+        panel_h = panel_h_asked * (fig_w / per_row) / panel_w_asked
+        if wraps > 1 or asked_w > BOOK_WIDTH:
+            panel_h = min(max(panel_h, _PANEL_HEIGHT[0]), _PANEL_HEIGHT[1])
+        fig_h = panel_h * nrows * wraps
+    if wraps == 1:
+        fig, axes = plt.subplots(nrows, ncols, figsize=(fig_w, fig_h), layout="constrained", **kwargs)
+    else:
+        fig, axes = _wrapped(nrows, ncols, per_row, (fig_w, fig_h), **kwargs)
     _register_alt_text()
     return fig, axes
+
+
+def _wrapped(nrows: int, ncols: int, per_row: int, size: tuple[float, float], *, sharex=False,
+             sharey=False, squeeze: bool = True, subplot_kw: dict | None = None, **kwargs):
+    """``nrows x ncols`` axes laid out ``per_row`` to a row (rows of fewer panels centred)."""
+    if kwargs:
+        raise TypeError(f"figure() with wrapped panels does not take {sorted(kwargs)}")
+    wraps = math.ceil(ncols / per_row)
+    fig = plt.figure(figsize=size, layout="constrained")
+    grid = fig.add_gridspec(nrows * wraps, 2 * per_row)
+    axes = np.empty((nrows, ncols), dtype=object)
+    for r in range(nrows):
+        for c in range(ncols):
+            row, j = r * wraps + c // per_row, c % per_row
+            in_row = min(per_row, ncols - (c // per_row) * per_row)
+            left = per_row - in_row + 2 * j
+            share = {}
+            for axis, how in (("sharex", sharex), ("sharey", sharey)):
+                first = {True: axes[0, 0], "all": axes[0, 0], "row": axes[r, 0], "col": axes[0, c]}.get(how)
+                if first is not None:
+                    share[axis] = first
+            axes[r, c] = fig.add_subplot(grid[row, left:left + 2], **share, **(subplot_kw or {}))
+            if sharey in (True, "all", "row") and j > 0:
+                axes[r, c].tick_params(labelleft=False)
+    # each wrapped row's first panel repeats the y label of its original row (set when drawn)
+    fig._privbook_ylabel_from = {axes[r, c]: axes[r, 0] for r in range(nrows)
+                                 for c in range(per_row, ncols, per_row)} if sharey else {}
+    if squeeze:
+        return fig, axes.item() if axes.size == 1 else axes.reshape(-1) if 1 in axes.shape else axes
+    return fig, axes
+
+
+def smallest_text(fig: Figure) -> float:
+    """The size in points, as the reader sees it in the book, of the smallest visible text of
+    ``fig`` (tick labels, legends, titles, annotations): its size scaled by how much the book
+    shrinks a figure wider than :data:`BOOK_WIDTH`."""
+    fig.canvas.draw()
+    shrink = min(1.0, BOOK_WIDTH / fig.get_figwidth())
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return min(sizes, default=math.inf) * shrink
 
 
 def describe(fig: Figure) -> str:
@@ -76,7 +177,15 @@ def describe(fig: Figure) -> str:
     return ". ".join(parts) or "Figure"
 
 
+def _finish(fig: Figure) -> None:
+    """Last touches before a figure is rendered: wrapped rows of shared-y panels get the y label."""
+    for ax, source in getattr(fig, "_privbook_ylabel_from", {}).items():
+        if not ax.get_ylabel() and source.get_ylabel():
+            ax.set_ylabel(source.get_ylabel())
+
+
 def _png_with_alt(fig: Figure) -> tuple[bytes, dict[str, str]]:
+    _finish(fig)
     buf = io.BytesIO()
     fig.canvas.print_figure(buf, format="png", bbox_inches="tight", dpi=mpl.rcParams["figure.dpi"])
     return buf.getvalue(), {"alt": describe(fig)}
@@ -108,5 +217,6 @@ def save(fig: Figure, path: str | Path) -> Path:
     """Save ``fig`` (format from the suffix), creating the parent folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _finish(fig)
     fig.savefig(path, metadata={"Date": None} if path.suffix in {".svg", ".pdf"} else None)
     return path

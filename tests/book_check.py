@@ -3,12 +3,18 @@
 The site is served on 127.0.0.1 and every page is loaded through the Chrome DevTools Protocol.
 A page fails when it has a console error, an uncaught exception or a failed request; a request to
 any host other than localhost (such requests are intercepted and failed inside the browser, so
-nothing leaves the machine); an image that did not load; math left untypeset; an internal link
-whose file or ``#fragment`` does not exist; an image without alt text or caption; or headings that
-skip a level. The ledger page must list every claim registered in privlib with its status.
+nothing leaves the machine); an image that did not load; math left untypeset; a Markdown table
+left as raw pipe text; code that scrolls sideways; a claim whose status is FAILED; a figure shrunk below the size its text was
+made for; an internal link whose file or ``#fragment`` does not exist; a JupyterLab link whose
+notebook the lab server (``make lab``, rooted at the repository) cannot open, or a chapter page
+without one; an image without alt text or caption; or headings that skip a level. Every page is
+then opened again from disk (file://, as a reader who double-clicks index.html does) and must load
+without console errors or failed requests; search is run both ways. The ledger page must list
+every claim registered in privlib with a passing status and its mutants killed.
 A full-page screenshot of every chapter page is saved for review.
 
-Usage: ``python tests/book_check.py [--site _build/html] [--screenshots _build/screenshots]``
+Usage: ``python tests/book_check.py [--site _build/html] [--screenshots _build/screenshots]
+[--lab-root .]``
 (``make check-book``). Exit code 0 when every page passes, 1 otherwise.
 """
 
@@ -42,6 +48,14 @@ PAGE_TIMEOUT = 30.0
 
 # Visible text, with code, scripts and typeset math removed, must not contain TeX delimiters.
 _RAW_MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
+# ... nor the delimiter row of a Markdown table (rendered as a paragraph instead of a table;
+# the typographer may have turned its "---" into an em or en dash)
+_RAW_TABLE = re.compile(r"\|(\s*:?(-{3,}|[\u2014\u2013]-*):?\s*\|)+")
+# A figure drawn for the book's width may be shown a little smaller, not much (its text shrinks)
+MIN_FIGURE_SCALE = 0.8
+# ... on the pages whose figures privlib.plotting draws (the chapters)
+FIGURE_PAGES = ("notebooks/",)
+LAB_TREE = "/lab/tree/"
 
 _PAGE_PROBE = r"""
 (async () => {
@@ -62,8 +76,24 @@ _PAGE_PROBE = r"""
        .map(h => [parseInt(h.tagName.substring(1)), h.textContent.trim().slice(0, 80)]);
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
   const ledger = [...document.querySelectorAll('table.ledger tbody tr')]
-       .map(tr => [...tr.cells].map(c => c.innerText.trim()));
-  return JSON.stringify({text: clone.textContent, images, headings, links, ledger,
+       .map(tr => ({cells: [...tr.cells].map(c => c.textContent.trim()), status: tr.dataset.status || '',
+                    href: (tr.querySelector('a[href]') || {href: ''}).href}));
+  // claims that failed: a failed record, a FAILED status cell, or FAILED printed in an output
+  const failed = [...document.querySelectorAll('table.claim.claim-fail, td.claim-failed')]
+       .map(e => e.textContent.trim().slice(0, 120));
+  document.querySelectorAll('.cell_output, div.output').forEach(out => {
+    const m = out.textContent.match(/.{0,60}\bFAILED\b.{0,40}/);
+    if (m) failed.push(m[0].trim());
+  });
+  const labLinks = [...document.querySelectorAll('a[href*="/lab/tree/"]')].map(a => a.href);
+  // code that scrolls sideways instead of wrapping (only what is shown: collapsed cells have no width)
+  const scrolling = [...document.querySelectorAll('pre')]
+       .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
+       .map(p => p.textContent.split('\n').reduce((a, b) => a.length >= b.length ? a : b).slice(0, 70));
+  const figures = [...document.querySelectorAll('.cell_output img, div.output img')]
+       .filter(img => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)  // shown
+       .map(img => ({src: img.currentSrc || img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
+  return JSON.stringify({text: clone.textContent, images, headings, links, ledger, failed, labLinks, figures, scrolling,
                          mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
 })()
 """
@@ -149,7 +179,7 @@ class Browser:
         if message.get("method") == "Fetch.requestPaused":
             params = message["params"]
             host = urllib.parse.urlsplit(params["request"]["url"]).hostname
-            if host in LOCAL_HOSTS or params["request"]["url"].startswith(("data:", "blob:")):
+            if host in LOCAL_HOSTS or params["request"]["url"].startswith(("data:", "blob:", "file:")):
                 self._send("Fetch.continueRequest", {"requestId": params["requestId"]})
             else:
                 self._send("Fetch.failRequest", {"requestId": params["requestId"], "errorReason": "BlockedByClient"})
@@ -222,22 +252,23 @@ def _check_link(site: Path, base: str, href: str) -> str | None:
     return None
 
 
-def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None) -> tuple[PageReport, dict]:
-    """Load one page and report every problem found on it."""
-    report = PageReport(page)
+def _load(browser: Browser, url: str) -> dict | str:
+    """Open ``url`` on a blank tab state; the page probe's result, or a problem description."""
     # start from a blank page so that late events of the previous page are not counted here
     browser.call("Page.navigate", {"url": "about:blank"})
     browser.wait_for("Page.loadEventFired")
     browser.events.clear()
-    browser.call("Page.navigate", {"url": f"{base}/{page}"})
+    browser.call("Page.navigate", {"url": url})
     browser.wait_for("Page.loadEventFired")
     result = browser.call("Runtime.evaluate", {"expression": _PAGE_PROBE, "awaitPromise": True, "returnByValue": True})
     if "exceptionDetails" in result:
-        report.problems.append(f"page probe failed: {result['exceptionDetails'].get('text')}")
-        return report, {}
-    probe = json.loads(result["result"]["value"])
+        return f"page probe failed: {result['exceptionDetails'].get('text')}"
+    return json.loads(result["result"]["value"])
 
-    for event in browser.events:
+
+def _event_problems(events: list[dict], report: PageReport) -> None:
+    """Console errors, uncaught exceptions, failed requests and requests to other hosts."""
+    for event in events:
         method, params = event.get("method"), event.get("params", {})
         if method == "Network.requestWillBeSent":
             report.requests += 1
@@ -259,15 +290,55 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
         elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
             report.problems.append(f"console error: {params['entry'].get('text', '')[:200]}")
 
+
+def _content_problems(probe: dict, report: PageReport) -> None:
+    """What a reader sees wrong: untypeset math, raw Markdown tables, failed claims."""
+    raw = _RAW_MATH.search(probe["text"])
+    if raw:
+        start = max(raw.start() - 30, 0)
+        report.problems.append(f"untypeset math: ...{probe['text'][start:raw.end() + 30].strip()!r}...")
+    for table in list(_RAW_TABLE.finditer(probe["text"]))[:3]:
+        start = max(table.start() - 60, 0)
+        report.problems.append(f"raw Markdown table: ...{probe['text'][start:table.end() + 20].strip()!r}...")
+    for text in probe["failed"]:
+        report.problems.append(f"FAILED claim shown: {' '.join(text.split())[:120]!r}")
+
+
+def check_lab_link(page: str, href: str, lab_root: Path) -> str | None:
+    """A problem description when the JupyterLab server of ``make lab`` (rooted at ``lab_root``)
+    cannot open the notebook ``href`` names, or it is not the page's own notebook; else None."""
+    path = urllib.parse.unquote(urllib.parse.urlsplit(href).path)
+    rel = path.split(LAB_TREE, 1)[1] if LAB_TREE in path else ""
+    target = lab_root / rel
+    if not rel or not target.is_file() or target.suffix != ".ipynb":
+        return f"JupyterLab link opens nothing: {href} (no notebook {rel or '(empty path)'} under {lab_root})"
+    if page.startswith("notebooks/") and rel != str(Path(page).with_suffix(".ipynb").as_posix()):
+        return f"JupyterLab link opens {rel}, not this chapter"
+    return None
+
+
+def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None,
+               lab_root: Path | None = None) -> tuple[PageReport, dict]:
+    """Load one page (served from ``base``) and report every problem found on it."""
+    report = PageReport(page)
+    probe = _load(browser, f"{base}/{page}")
+    if isinstance(probe, str):
+        report.problems.append(probe)
+        return report, {}
+    _event_problems(browser.events, report)
+    _content_problems(probe, report)
+
     for img in probe["images"]:
         if not img["loaded"]:
             report.problems.append(f"image did not load: {img['src'][len(base):] if img['src'].startswith(base) else img['src']}")
         if not (img["alt"] or img["caption"] or img["decorative"]):
             report.problems.append(f"image without alt text or caption: {img['src'][-60:]}")
-    raw = _RAW_MATH.search(probe["text"])
-    if raw:
-        start = max(raw.start() - 30, 0)
-        report.problems.append(f"untypeset math: ...{probe['text'][start:raw.end() + 30].strip()!r}...")
+    for fig in probe["figures"] if page.startswith(FIGURE_PAGES) else []:
+        if fig["shown"] < MIN_FIGURE_SCALE * fig["natural"]:
+            report.problems.append(f"figure shown at {fig['shown'] / fig['natural']:.0%} of its size, its text "
+                                   f"too small to read (draw it at most 7 inches wide): {fig['src'][-60:]}")
+    for line in probe["scrolling"]:
+        report.problems.append(f"code scrolls sideways instead of wrapping: {line!r}")
     levels = [level for level, _ in probe["headings"]]
     if levels and levels[0] != 1:
         report.problems.append(f"first heading is h{levels[0]}, not h1")
@@ -278,6 +349,13 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
         problem = _check_link(site, base, href)
         if problem:
             report.problems.append(problem)
+    if lab_root is not None:
+        for href in sorted(set(probe["labLinks"])):
+            problem = check_lab_link(page, href, lab_root)
+            if problem:
+                report.problems.append(problem)
+        if page.startswith("notebooks/") and (lab_root / page).with_suffix(".ipynb").is_file() and not probe["labLinks"]:
+            report.problems.append("chapter page without a JupyterLab link")
 
     if screenshot is not None:
         height = int(min(max(probe["height"], 900), 16000))
@@ -289,27 +367,85 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
     return report, probe
 
 
-def check_ledger(rows: list[list[str]]) -> list[str]:
-    """Every registered claim must appear on the ledger page with a passing status."""
+def check_page_from_disk(browser: Browser, site: Path, page: str) -> PageReport:
+    """Open one page from disk (file://): it must load without console errors or failed
+    requests, with its math typeset."""
+    report = PageReport(f"{page} (file://)")
+    probe = _load(browser, (site / page).resolve().as_uri())
+    if isinstance(probe, str):
+        report.problems.append(probe)
+        return report
+    _event_problems(browser.events, report)
+    _content_problems(probe, report)
+    return report
+
+
+_SEARCH_PROBE = r"""
+(async () => {
+  for (let k = 0; k < 100; k++) {
+    const done = document.querySelector('#search-results ul.search li, #search-results p.search-summary');
+    if (done && !document.querySelector('#search-progress:not(:empty)')) break;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  await new Promise(r => setTimeout(r, 500));  // excerpts are fetched after the list
+  const items = [...document.querySelectorAll('#search-results ul.search li')];
+  return JSON.stringify({hits: items.length, excerpts: items.filter(li => li.querySelector('p.context')).length});
+})()
+"""
+
+
+def check_search(browser: Browser, url: str, label: str, *, excerpts: bool) -> PageReport:
+    """Search the book for 'privacy' at ``url`` (search.html): it must list pages, with excerpts
+    when ``excerpts``, and raise no console error."""
+    report = PageReport(label)
+    browser.call("Page.navigate", {"url": "about:blank"})
+    browser.wait_for("Page.loadEventFired")
+    browser.events.clear()
+    browser.call("Page.navigate", {"url": url + "?q=privacy"})
+    browser.wait_for("Page.loadEventFired")
+    result = browser.call("Runtime.evaluate", {"expression": _SEARCH_PROBE, "awaitPromise": True, "returnByValue": True})
+    found = json.loads(result["result"]["value"]) if "exceptionDetails" not in result else {"hits": 0, "excerpts": 0}
+    _event_problems(browser.events, report)
+    if not found["hits"]:
+        report.problems.append("search found nothing")
+    elif excerpts and not found["excerpts"]:
+        report.problems.append("search lists pages without excerpts")
+    return report
+
+
+def check_ledger(rows: list[dict]) -> list[str]:
+    """Every registered claim must appear once on the ledger page with a passing status, a link to
+    its record in its chapter, and every declared mutant killed."""
     from privlib import claims
 
     problems = []
-    shown: dict[tuple[str, str], list[str]] = {}
+    shown: dict[str, list[dict]] = {}
     for row in rows:
-        if len(row) >= 6:
-            shown.setdefault((row[0], row[1]), []).append(row[-1])
-    wanted: dict[tuple[str, str], int] = {}
-    for c in claims.registry():
-        wanted[(c.paper, c.item)] = wanted.get((c.paper, c.item), 0) + 1
-    for key, count in wanted.items():
-        statuses = shown.get(key, [])
-        if len(statuses) < count:
-            problems.append(f"ledger misses claim {key[0]} {key[1]!r} ({len(statuses)} of {count} shown)")
-        for status in statuses:
-            if status not in claims.KINDS:
-                problems.append(f"ledger shows {key[0]} {key[1]!r} with status {status!r}")
-    if len(rows) != sum(wanted.values()):
-        problems.append(f"ledger has {len(rows)} rows, privlib registers {sum(wanted.values())} claims")
+        match = re.search(r"\[([^\]]+)\]\s*$", row["cells"][0] if row["cells"] else "")
+        if not match or len(row["cells"]) < 6:
+            problems.append(f"ledger row not understood: {row['cells'][:1]}")
+            continue
+        shown.setdefault(match.group(1), []).append(row)
+    registered = {c.id: c for c in claims.registry()}
+    for cid, c in registered.items():
+        rows_of = shown.get(cid, [])
+        if len(rows_of) != 1:
+            problems.append(f"ledger shows claim {cid} {len(rows_of)} times")
+            continue
+        row = rows_of[0]
+        status = row["cells"][-1]
+        if status not in claims.KINDS:
+            problems.append(f"ledger shows {cid} with status {status!r}")
+        if row["status"] != status:
+            problems.append(f"ledger row of {cid} filters as {row['status']!r} but shows {status!r}")
+        expected = f"{claims.CHAPTERS[c.paper]}.html#{claims.anchor(cid)}"
+        if not row["href"].endswith(expected):
+            problems.append(f"ledger links {cid} to {row['href'][-80:]!r}, not to its record ({expected})")
+        killed = re.fullmatch(r"killed (\d+)/(\d+)", row["cells"][-2])
+        if killed and killed.group(1) != killed.group(2):
+            problems.append(f"ledger shows {cid} with mutants {row['cells'][-2]} (a mutant survived)")
+    for cid in sorted(set(shown) - set(registered)):
+        problems.append(f"ledger shows {cid}, which privlib does not register")
     return problems
 
 
@@ -347,30 +483,47 @@ def check_redirects(site: Path) -> list[PageReport]:
 
 
 def check_site(site: Path, *, screenshots: Path | None = None, ledger_page: str | None = "book/ledger.html",
-               chromium: str | None = None, verbose: bool = True) -> list[PageReport]:
-    """Check every page of ``site``; screenshots of ``notebooks/*.html`` go to ``screenshots``."""
+               chromium: str | None = None, verbose: bool = True, lab_root: Path | None = None,
+               from_disk: bool = True) -> list[PageReport]:
+    """Check every page of ``site``, served and (``from_disk``) from file://; screenshots of
+    ``notebooks/*.html`` go to ``screenshots``. JupyterLab links must name notebooks under
+    ``lab_root`` (the repository, which ``make lab`` serves; default: two levels above the site)."""
     executable = chromium or find_chromium()
     if executable is None:
         raise RuntimeError("Chromium is not installed (apt-get install chromium)")
+    lab_root = lab_root if lab_root is not None else site.resolve().parent.parent
     reports = []
+
+    def done(report: PageReport) -> None:
+        reports.append(report)
+        if verbose:
+            status = "ok" if not report.problems else f"{len(report.problems)} problem(s)"
+            print(f"{report.page:<62} {report.requests:>4} requests  {status}", flush=True)
+
+    pages = site_pages(site)
     with serve(site) as base:
         browser = Browser(executable)
         try:
-            for page in site_pages(site):
+            for page in pages:
                 shot = None
                 if screenshots is not None and page.startswith("notebooks/"):
                     shot = screenshots / (Path(page).stem + ".png")
-                report, probe = check_page(browser, site, base, page, shot)
+                report, probe = check_page(browser, site, base, page, shot, lab_root)
                 if ledger_page and page == ledger_page:
                     report.problems += check_ledger(probe.get("ledger", []))
-                reports.append(report)
-                if verbose:
-                    status = "ok" if not report.problems else f"{len(report.problems)} problem(s)"
-                    print(f"{page:<55} {report.requests:>4} requests  {status}", flush=True)
+                done(report)
+            if "search.html" in pages:
+                done(check_search(browser, f"{base}/search.html", "search for 'privacy' (served)", excerpts=True))
+            if from_disk:
+                for page in pages:
+                    done(check_page_from_disk(browser, site, page))
+                if "search.html" in pages:
+                    done(check_search(browser, (site / "search.html").resolve().as_uri(),
+                                      "search for 'privacy' (file://)", excerpts=False))
         finally:
             browser.close()
     reports += check_redirects(site)
-    if ledger_page and ledger_page not in site_pages(site):
+    if ledger_page and ledger_page not in pages:
         reports.append(PageReport(ledger_page, [f"{ledger_page} is missing"]))
     return reports
 
@@ -379,13 +532,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="_build/html", type=Path)
     parser.add_argument("--screenshots", default="_build/screenshots", type=Path)
+    parser.add_argument("--lab-root", default=None, type=Path,
+                        help="the folder `make lab` serves (default: two levels above --site)")
     args = parser.parse_args(argv)
     if not (args.site / "index.html").is_file():
         print(f"book_check: no built book at {args.site} (run make book)", file=sys.stderr)
         return 1
     start = time.time()
     try:
-        reports = check_site(args.site, screenshots=args.screenshots)
+        reports = check_site(args.site, screenshots=args.screenshots, lab_root=args.lab_root)
     except RuntimeError as exc:
         print(f"book_check: {exc}", file=sys.stderr)
         return 1

@@ -1,7 +1,9 @@
 """The headless-browser book check reports each kind of problem it exists to catch, on a tiny
 synthetic site (so a clean run of `make check-book` means something)."""
 
+import struct
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -16,24 +18,61 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 
 
+def _png(width: int, height: int) -> bytes:
+    """A white RGB PNG of the given size."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\xff" * 3 * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+LAB = "http://localhost:8888/lab/tree"
+
+
 def _page(body: str, head: str = "") -> str:
     return f"<!DOCTYPE html><html><head><meta charset='utf-8'>{head}</head><body><article>{body}</article></body></html>"
 
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
+    root = tmp_path_factory.mktemp("repo")  # the repository make lab serves, with the built site
+    (root / "notebooks").mkdir()
+    (root / "notebooks" / "chapter.ipynb").write_text("{}")
+    (root / "notebooks" / "unlinked.ipynb").write_text("{}")
+    site = root / "_build" / "html"
+    (site / "notebooks").mkdir(parents=True)
     (site / "ok.png").write_bytes(PNG)
+    (site / "wide.png").write_bytes(_png(600, 40))
     (site / "good.html").write_text(_page(
         "<h1>Good</h1><h2 id='part'>Part</h2><p>Fine text, with a <a href='good.html#part'>link</a>.</p>"
-        "<img src='ok.png' alt='a pixel'><pre>$not math, code$</pre>"))
+        "<img src='ok.png' alt='a pixel'><pre>$not math, code$</pre><pre>| a |\n|---|\n| code |</pre>"
+        "<table><tr><th>a</th></tr><tr><td>a real table</td></tr></table>"
+        "<div class='cell_output'><table class='claim claim-pass'><tr><td>verified</td></tr></table>"
+        "<img src='wide.png' alt='a figure at its size'></div>"))
+    (site / "notebooks" / "bad.html").write_text(_page(
+        "<h1>Bad figure</h1><div class='cell_output'><img src='../wide.png' alt='a shrunk figure' "
+        f"style='width:150px'></div><a href='{LAB}/notebooks/gone.ipynb'>JupyterLab</a>"))
     (site / "bad.html").write_text(_page(
         "<h1>Bad</h1><h3>Skipped a level</h3>"
         "<p>Raw math $x + y$ left untypeset.</p>"
+        "<p>| a | b |\n|---|---|\n| 1 | 2 |</p>"
+        "<p>| c | d |\n|\u2014|\u2014|\n| 3 | 4 |</p>"
+        "<div class='cell_output'><table class='claim claim-fail'><tr><td>status FAILED</td></tr></table></div>"
+        "<div class='cell_output'><p>3 claims: 2 verified, 1 FAILED; mutants killed 4/4.</p></div>"
         "<a href='missing.html'>dead</a> <a href='good.html#nowhere'>no anchor</a>"
-        "<img src='nothing.png' alt='gone'> <img src='ok.png'>"
+        "<pre style='white-space:pre;overflow-x:auto;width:200px'>x = 1  # a line far wider than its box"
+        "</pre><img src='nothing.png' alt='gone'> <img src='ok.png'>"
         "<script>console.error('boom')</script>",
         head="<script src='https://cdn.example.invalid/lib.js'></script>"))
+    # fine when served, but reads another file with fetch(), which fails from file://
+    (site / "disk.html").write_text(_page(
+        "<h1>Disk</h1><p>Loads a neighbour.</p><script>fetch('good.html').then(r => r.text())</script>"))
+    (site / "notebooks" / "chapter.html").write_text(_page(
+        f"<h1>Chapter</h1><a href='{LAB}/notebooks/chapter.ipynb'>JupyterLab</a>"))
+    (site / "notebooks" / "other.html").write_text(_page(
+        f"<h1>Other</h1><a href='{LAB}/notebooks/chapter.ipynb'>JupyterLab</a>"))
+    (site / "notebooks" / "unlinked.html").write_text(_page("<h1>Unlinked</h1><p>No button.</p>"))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
     (site / "stale.html").write_text('<meta http-equiv="Refresh" content="0; url=gone.html" />')
     found = book_check.check_site(site, screenshots=None, ledger_page=None, verbose=False)
@@ -42,7 +81,9 @@ def reports(tmp_path_factory):
 
 def test_clean_page_passes(reports):
     assert reports["good.html"] == []
+    assert reports["good.html (file://)"] == []
     assert reports["index.html"] == []
+    assert reports["notebooks/chapter.html"] == []
 
 
 @pytest.mark.parametrize("fragment", [
@@ -54,9 +95,63 @@ def test_clean_page_passes(reports):
     "image without alt text or caption",
     "heading jumps from h1 to h3",
     "console error: boom",
+    "code scrolls sideways instead of wrapping: 'x = 1  # a line far wider than its box'",
+    "| a | b |\\n|---|---|",
+    "| c | d |\\n|\u2014|\u2014|",
+    "FAILED claim shown: 'status FAILED'",
+    "FAILED claim shown: '3 claims: 2 verified, 1 FAILED",
 ])
 def test_each_problem_is_reported(reports, fragment):
     assert any(fragment in p for p in reports["bad.html"]), reports["bad.html"]
+
+
+@pytest.mark.parametrize("fragment", [
+    "figure shown at 25% of its size",
+    "JupyterLab link opens nothing: http://localhost:8888/lab/tree/notebooks/gone.ipynb",
+])
+def test_each_problem_of_a_chapter_is_reported(reports, fragment):
+    assert any(fragment in p for p in reports["notebooks/bad.html"]), reports["notebooks/bad.html"]
+
+
+def test_problems_from_disk_are_reported(reports):
+    assert reports["disk.html"] == []
+    assert any("console error" in p or "failed request" in p for p in reports["disk.html (file://)"]), \
+        reports["disk.html (file://)"]
+    assert any("untypeset math" in p for p in reports["bad.html (file://)"])
+
+
+def test_jupyterlab_link_must_open_the_chapter(reports):
+    assert any("JupyterLab link opens notebooks/chapter.ipynb, not this chapter" in p
+               for p in reports["notebooks/other.html"])
+    assert reports["notebooks/unlinked.html"] == ["chapter page without a JupyterLab link"]
+
+
+def _ledger_rows():
+    from privlib import claims
+
+    rows = []
+    for c in claims.registry():
+        href = f"http://127.0.0.1/notebooks/{claims.CHAPTERS[c.paper]}.html#{claims.anchor(c.id)}"
+        rows.append({"cells": [f"{c.item} [{c.id}]", "statement", "-", "evidence", "killed 2/2", c.kind],
+                     "status": c.kind, "href": href})
+    return rows
+
+
+def test_ledger_check_accepts_the_registry():
+    assert book_check.check_ledger(_ledger_rows()) == []
+
+
+def test_ledger_check_reports_each_problem():
+    rows = _ledger_rows()
+    rows[0]["cells"][-1] = rows[0]["status"] = "FAILED"
+    rows[1]["href"] = rows[1]["href"].split("#")[0] + "#elsewhere"
+    rows[2]["cells"][-2] = "killed 1/2"
+    missing = rows.pop(3)
+    problems = book_check.check_ledger(rows)
+    assert any("with status 'FAILED'" in p for p in problems)
+    assert any("not to its record" in p for p in problems)
+    assert any("a mutant survived" in p for p in problems)
+    assert any(missing["cells"][0].split("[")[1].rstrip("]") in p and "0 times" in p for p in problems)
 
 
 def test_redirect_to_missing_page_is_reported(reports):
