@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from privlib import _validate as v
 from privlib import profiles
@@ -147,8 +147,9 @@ def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "i
         raise ValueError(f"q_support must be 'interval' or 'integer', got {q_support!r}")
     farthest = np.where(t >= n / 2.0, 0.0, float(n))
     log_half_eps = np.log(eps / 2.0)
-    lower = np.exp(log_half_eps - eps * (n + np.abs(t - nearest)))
-    upper = np.exp(log_half_eps + eps * (n - np.abs(t - farthest)))
+    with np.errstate(over="ignore"):                    # e^{eps n} beyond 1e308 is inf: not representable
+        lower = np.exp(log_half_eps - eps * (n + np.abs(t - nearest)))
+        upper = np.exp(log_half_eps + eps * (n - np.abs(t - farthest)))
     return lower, upper
 
 
@@ -334,36 +335,38 @@ def _clamped_prior(shape: float, rate: float, low: int, high: int):
 
 
 def clamped_count_predictive(t: ArrayLike, shape: float = 3.0, rate: float = 1.0, epsilon: float = 1.0,
-                             low: int = 0, high: int = 6) -> NDArray[np.float64]:
+                             low: int = 0, high: int = 6, *, log: bool = False) -> NDArray[np.float64]:
     """Example 6.7 of Bailie & Gong: prior-predictive density ``m(t)`` of
     ``clamp(x; low, high) + Lap((high - low)/eps)`` when ``x | theta ~ Poisson(theta)`` and
-    ``theta ~ Gamma(shape, rate)`` (so x is negative binomial; closed form)."""
+    ``theta ~ Gamma(shape, rate)`` (so x is negative binomial; closed form, in log space;
+    ``log=True`` returns ``log m(t)``)."""
     t, lap, low, high = _clamped_setup(t, epsilon, low, high)
     shape, rate, values, _, weights = _clamped_prior(shape, rate, low, high)
     return laplace_sum_marginal(t, weights / weights.sum(), lap.epsilon, sensitivity=lap.sensitivity,
-                                centres=values.astype(float))
+                                centres=values.astype(float), log=log)
+
+
+def _clamped_log_likelihood(theta: NDArray[np.float64], t: float, lap: LaplaceMechanism, low: int, high: int) -> NDArray[np.float64]:
+    """``log p_theta(t) = log sum_c P(clamp(x) = c | theta) Lap(t - c)`` for x ~ Poisson(theta)."""
+    values = np.arange(low, high + 1)
+    log_pois = stats.poisson.logpmf(values[:, None], theta[None, :])
+    log_pois[0] = stats.poisson.logcdf(low, theta)
+    log_pois[-1] = stats.poisson.logsf(high - 1, theta)
+    return special.logsumexp(log_pois + lap.logpdf(t, values.astype(float))[:, None], axis=0)
 
 
 def clamped_count_posterior(theta: ArrayLike, t: float, shape: float = 3.0, rate: float = 1.0, epsilon: float = 1.0,
                             low: int = 0, high: int = 6) -> NDArray[np.float64]:
     """Example 6.7 of Bailie & Gong: exact posterior density of theta given the release t
-    (Bayes' rule with the likelihood ``sum_c P(clamp(x) = c | theta) Lap(t - c)``)."""
+    (Bayes' rule with the likelihood ``sum_c P(clamp(x) = c | theta) Lap(t - c)``, in log space)."""
     theta = v.nonnegative("theta", theta)
     tt, lap, low, high = _clamped_setup(t, epsilon, low, high)
     if tt.ndim != 0:
-        raise ValueError("t must be a single release")
+        raise ValueError(f"t must be a single release, got shape {tt.shape}")
     shape, rate, _, _, _ = _clamped_prior(shape, rate, low, high)
-    prior = stats.gamma.pdf(theta, shape, scale=1.0 / rate)
-    return prior * _clamped_likelihood(theta, float(tt), lap, low, high) / clamped_count_predictive(float(tt), shape, rate, lap.epsilon, low, high)
-
-
-def _clamped_likelihood(theta: NDArray[np.float64], t: float, lap: LaplaceMechanism, low: int, high: int) -> NDArray[np.float64]:
-    """``p_theta(t) = sum_c P(clamp(x) = c | theta) Lap(t - c)`` for x ~ Poisson(theta)."""
-    values = np.arange(low, high + 1)
-    pois = stats.poisson.pmf(values[:, None], theta[None, :])
-    pois[0] = stats.poisson.cdf(low, theta)
-    pois[-1] = stats.poisson.sf(high - 1, theta)
-    return (pois * lap.pdf(t, values.astype(float))[:, None]).sum(axis=0)
+    log_prior = stats.gamma.logpdf(theta, shape, scale=1.0 / rate)
+    log_m = float(clamped_count_predictive(float(tt), shape, rate, lap.epsilon, low, high, log=True))
+    return np.exp(log_prior + _clamped_log_likelihood(theta.ravel(), float(tt), lap, low, high).reshape(theta.shape) - log_m)
 
 
 def clamped_count_posterior_mean(t: ArrayLike, shape: float = 3.0, rate: float = 1.0, epsilon: float = 1.0,
@@ -378,8 +381,9 @@ def clamped_count_posterior_mean(t: ArrayLike, shape: float = 3.0, rate: float =
     inner = np.arange(0, high)
     moment = (shape + values) * nb.pmf(values)                       # E[(shape + X) 1{clamp(X) = c}]
     moment[0] = shape * nb.cdf(low) + (below * nb.pmf(below)).sum()
-    moment[-1] = shape * nb.sf(high - 1) + (shape / rate - (inner * nb.pmf(inner)).sum())
-    lap_t = lap.pdf(t.reshape(-1, 1), values[None, :].astype(float))  # (t, c)
+    moment[-1] = shape * nb.sf(high - 1) + max(shape / rate - (inner * nb.pmf(inner)).sum(), 0.0)
+    log_lap = lap.logpdf(t.reshape(-1, 1), values[None, :].astype(float))    # (t, c)
+    lap_t = np.exp(log_lap - log_lap.max(axis=1, keepdims=True))            # relative: no underflow
     return ((lap_t @ moment) / (rate + 1.0) / (lap_t @ weights)).reshape(t.shape)
 
 
@@ -389,26 +393,27 @@ def clamped_count_ratio_range(t: ArrayLike, shape: float = 3.0, rate: float = 1.
     posterior/prior ratio ``pi(theta | t) / pi(theta) = p_theta(t) / m(t)``, which the theorem puts
     inside ``[e^{-eps}, e^{eps}]`` (d = 1). The limits theta -> 0 and theta -> inf give
     ``Lap(t - low)/m(t)`` and ``Lap(t - high)/m(t)``; interior extrema (for t inside (low, high))
-    are found on a log-spaced grid of theta refined by bounded scalar minimisation."""
+    are found on a log-spaced grid of theta refined by bounded scalar minimisation. At most
+    10^4 releases (a loop over t)."""
     t, lap, low, high = _clamped_setup(t, epsilon, low, high)
     shape, rate, _, _, _ = _clamped_prior(shape, rate, low, high)
     v.size_limit("t", t.size, 10**4, "releases")
-    m = np.atleast_1d(clamped_count_predictive(t, shape, rate, lap.epsilon, low, high))
+    log_m = np.atleast_1d(clamped_count_predictive(t, shape, rate, lap.epsilon, low, high, log=True)).ravel()
     log_theta = np.linspace(np.log(1e-6), np.log(50.0 * (high + 10.0)), 801)
     lo, hi = np.empty(t.size), np.empty(t.size)
     for i, ti in enumerate(np.atleast_1d(t).ravel()):
-        ends = lap.pdf(ti, np.array([float(low), float(high)]))
-        values = []
+        ends = lap.logpdf(ti, np.array([float(low), float(high)]))
+        found = []
         for sign in (1.0, -1.0):
 
             def f(u: float, ti: float = ti, sign: float = sign) -> float:
-                return sign * float(_clamped_likelihood(np.array([np.exp(u)]), ti, lap, low, high)[0])
+                return sign * float(_clamped_log_likelihood(np.array([np.exp(u)]), ti, lap, low, high)[0])
 
-            grid = sign * _clamped_likelihood(np.exp(log_theta), ti, lap, low, high)
+            grid = sign * _clamped_log_likelihood(np.exp(log_theta), ti, lap, low, high)
             k = int(np.argmin(grid))
             a, b = log_theta[max(k - 1, 0)], log_theta[min(k + 1, log_theta.size - 1)]
             res = optimize.minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10})
-            values.append(sign * min(grid[k], res.fun))
-        lo[i] = min(values[0], ends.min()) / m[i]
-        hi[i] = max(values[1], ends.max()) / m[i]
+            found.append(sign * min(grid[k], res.fun))
+        lo[i] = np.exp(min(found[0], ends.min()) - log_m[i])
+        hi[i] = np.exp(max(found[1], ends.max()) - log_m[i])
     return lo.reshape(t.shape), hi.reshape(t.shape)

@@ -100,11 +100,13 @@ def density_ratio_metric(mu: ArrayLike, nu: ArrayLike, *, axis: int = -1, log: b
     return float(out) if out.ndim == 0 else out
 
 
-def _mechanism_and_priors(P: ArrayLike, priors: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _mechanism_and_priors(P: ArrayLike, priors: ArrayLike, name: str = "priors") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     P = v.channel("P", P)
-    pri = v.pmf("priors", np.atleast_2d(v.as_float_array("priors", priors)))
+    pri = v.pmf(name, np.atleast_2d(v.as_float_array(name, priors)))
     if pri.ndim != 2 or pri.shape[1] != P.shape[0]:
-        raise ValueError(f"priors must have one column per dataset (row of P): expected {P.shape[0]} columns, got shape {pri.shape}")
+        raise ValueError(f"{name} must have one column per dataset (row of P): expected {P.shape[0]} columns, got shape {pri.shape}")
+    if name == "prior" and pri.shape[0] != 1:
+        raise ValueError(f"prior must be a single probability vector, got shape {pri.shape}")
     return P, pri
 
 
@@ -160,9 +162,7 @@ def conditional_output_laws(P: ArrayLike, prior: ArrayLike, secret: ArrayLike) -
     """Definition 7.3 and eq. (15) of Bailie & Gong: the law ``P(M = t | X in s, theta)`` of the
     output of the data-provision procedure for the attacker ``prior`` conditioned on ``secret``
     (a boolean mask over the datasets with positive prior mass)."""
-    P, pri = _mechanism_and_priors(P, prior)
-    if pri.shape[0] != 1:
-        raise ValueError(f"prior must be a single probability vector, got shape {pri.shape}")
+    P, pri = _mechanism_and_priors(P, prior, "prior")
     s = _secret("secret", secret, P.shape[0])
     log_cond, mass = _log_conditional(P, pri, s[None, :])
     if mass[0, 0] <= 0:
@@ -221,7 +221,7 @@ def pufferfish_graph(priors: ArrayLike, pairs: Sequence, *, atol: float = 1e-12)
     pri = v.pmf("priors", np.atleast_2d(v.as_float_array("priors", priors)))
     if pri.ndim != 2:
         raise ValueError(f"priors must be a 2-D array (attackers x datasets), got shape {pri.shape}")
-    atol = float(v.nonnegative("atol", atol))
+    atol = v.scalar("atol", atol, low=0.0)
     secrets, index = _pairs(pairs, pri.shape[1])
     nodes: list[NDArray[np.float64]] = []
 
@@ -268,9 +268,7 @@ def lipschitz_constant(P: ArrayLike, nodes: ArrayLike, distances: ArrayLike) -> 
 
 
 def _log_joint(P: ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
-    P, pri = _mechanism_and_priors(P, prior)
-    if pri.shape[0] != 1:
-        raise ValueError(f"prior must be a single probability vector, got shape {pri.shape}")
+    P, pri = _mechanism_and_priors(P, prior, "prior")
     with np.errstate(divide="ignore"):
         return np.log(pri[0])[:, None] + np.log(P)                           # log theta(x) P[x, t]
 

@@ -703,11 +703,12 @@ def ex_6_7(epsilon: float = 1.0) -> Evidence:
 
 @ex_6_7.mutant("intervals.clamped_count_predictive", "no clamping at the top (every x >= high dropped)")
 def _(function):
-    def wrong(t, shape=3.0, rate=1.0, epsilon=1.0, low=0, high=6):
+    def wrong(t, shape=3.0, rate=1.0, epsilon=1.0, low=0, high=6, *, log=False):
         lap = stats.laplace(scale=(high - low) / epsilon)
         values = np.arange(low, high + 1)
         w = stats.nbinom.pmf(values, shape, rate / (1 + rate))
-        return (w[:, None] * lap.pdf(np.atleast_1d(t)[None, :] - values[:, None])).sum(axis=0).reshape(np.shape(t))
+        m = (w[:, None] * lap.pdf(np.atleast_1d(t)[None, :] - values[:, None])).sum(axis=0).reshape(np.shape(t))
+        return np.log(m) if log else m
     return wrong
 
 
