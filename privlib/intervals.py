@@ -399,21 +399,32 @@ def clamped_count_ratio_range(t: ArrayLike, shape: float = 3.0, rate: float = 1.
     shape, rate, _, _, _ = _clamped_prior(shape, rate, low, high)
     v.size_limit("t", t.size, 10**4, "releases")
     log_m = np.atleast_1d(clamped_count_predictive(t, shape, rate, lap.epsilon, low, high, log=True)).ravel()
+    releases = np.atleast_1d(t).ravel()
+    values = np.arange(low, high + 1).astype(float)
     log_theta = np.linspace(np.log(1e-6), np.log(50.0 * (high + 10.0)), 801)
-    lo, hi = np.empty(t.size), np.empty(t.size)
-    for i, ti in enumerate(np.atleast_1d(t).ravel()):
-        ends = lap.logpdf(ti, np.array([float(low), float(high)]))
+    theta = np.exp(log_theta)
+    log_pois = stats.poisson.logpmf(values[:, None], theta[None, :])          # (c, theta), once for all t
+    log_pois[0] = stats.poisson.logcdf(low, theta)
+    log_pois[-1] = stats.poisson.logsf(high - 1, theta)
+    log_lap = lap.logpdf(releases[:, None], values[None, :])                   # (t, c)
+    grid = special.logsumexp(log_pois[None, :, :] + log_lap[:, :, None], axis=1)  # (t, theta)
+    ends = log_lap[:, [0, -1]]                                                 # the limits theta -> 0, inf
+    lo, hi = np.empty(releases.size), np.empty(releases.size)
+    for i, ti in enumerate(releases):
         found = []
         for sign in (1.0, -1.0):
+            k = int(np.argmin(sign * grid[i]))
+            best = sign * grid[i, k]
+            limit = min(sign * ends[i])
+            if 0 < k < log_theta.size - 1 and best < limit - 1e-12:             # an interior extremum: refine
 
-            def f(u: float, ti: float = ti, sign: float = sign) -> float:
-                return sign * float(_clamped_log_likelihood(np.array([np.exp(u)]), ti, lap, low, high)[0])
+                def f(u: float, ti: float = ti, sign: float = sign) -> float:
+                    return sign * float(_clamped_log_likelihood(np.array([np.exp(u)]), ti, lap, low, high)[0])
 
-            grid = sign * _clamped_log_likelihood(np.exp(log_theta), ti, lap, low, high)
-            k = int(np.argmin(grid))
-            a, b = log_theta[max(k - 1, 0)], log_theta[min(k + 1, log_theta.size - 1)]
-            res = optimize.minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-10})
-            found.append(sign * min(grid[k], res.fun))
-        lo[i] = np.exp(min(found[0], ends.min()) - log_m[i])
-        hi[i] = np.exp(max(found[1], ends.max()) - log_m[i])
+                res = optimize.minimize_scalar(f, bounds=(log_theta[k - 1], log_theta[k + 1]), method="bounded",
+                                               options={"xatol": 1e-10})
+                best = min(best, res.fun)
+            found.append(sign * best)
+        lo[i] = np.exp(min(found[0], ends[i].min()) - log_m[i])
+        hi[i] = np.exp(max(found[1], ends[i].max()) - log_m[i])
     return lo.reshape(t.shape), hi.reshape(t.shape)
