@@ -151,3 +151,24 @@ def test_bounds_never_nan_beyond_the_overflow_of_e_to_the_eps_d():
     np.testing.assert_array_equal(high, [0.0, np.exp(800.0 - 690.7755278982137), np.inf])
     assert not np.isnan(low).any()
     assert intervals.power_bounds(0.5, 0.0, np.inf)[1] == 1.0        # eps * inf = inf even at eps = 0
+
+
+@pytest.mark.parametrize("eps", [1e-8, 1e-3, 1.0, 10.0, 40.0])
+def test_laplace_power_against_mpmath(eps):
+    import mpmath
+
+    alphas = [1e-300, 1e-12, 1e-3, 0.3, 0.5, 0.9, 1 - 1e-12]
+    ours = intervals.laplace_power(alphas, eps, 2.0)
+    least = intervals.laplace_power(alphas, eps, 2.0, minimize=True)
+    with mpmath.workdps(60):
+        r = mpmath.mpf(eps) * 2
+        for a, mine, low in zip(alphas, ours, least):
+            a = mpmath.mpf(a)
+            c = -mpmath.log(2 * a) if a <= 0.5 else mpmath.log(2 * (1 - a))   # P0(T >= c) = a, T ~ Lap(1)
+            z = c - r
+            most = mpmath.exp(-z) / 2 if z >= 0 else 1 - mpmath.exp(z) / 2
+            c = mpmath.log(2 * a) if a <= 0.5 else -mpmath.log(2 * (1 - a))   # P0(T <= c) = a
+            z = c - r
+            fewest = mpmath.exp(z) / 2 if z <= 0 else 1 - mpmath.exp(-z) / 2
+            assert mine == pytest.approx(float(most), rel=1e-12)
+            assert low == pytest.approx(float(fewest), rel=1e-12)
