@@ -676,7 +676,8 @@ def _(function):
 
 @claim("000/remark-6-6", item="Remark 6.6", kind="illustrated",
        statement="Without a bounded density ratio there is no prior-to-posterior bound: under the Gaussian mechanism ($\\sigma = 1$) with point-mass models at $q = 0$ and $q = 1$ the posterior odds move by $e^{(2t - 1)/(2\\sigma^2)}$, unbounded in $t$, while under the Laplace mechanism they stay within $e^{\\pm\\varepsilon}$.",
-       method="log-density ratios of privlib's Gaussian and Laplace mechanisms at outputs up to $t = 40$ against the closed forms")
+       method="log-density ratios of privlib's Gaussian and Laplace mechanisms at outputs up to $t = 40$ against the closed forms",
+       checks=("mechanisms.GaussianMechanism.logpdf", "mechanisms.LaplaceMechanism.logpdf"))
 def remark_6_6(sigma: float = 1.0, epsilon: float = 1.0) -> Evidence:
     t = np.array([0.0, 2.0, 5.0, 10.0, 20.0, 40.0])
     gauss = mechanisms.GaussianMechanism(sigma)
@@ -689,7 +690,8 @@ def remark_6_6(sigma: float = 1.0, epsilon: float = 1.0) -> Evidence:
 
 @claim("000/ex-6-7", item="Example 6.7 (Figure 4)",
        statement="For a Laplace-privatised clamped Poisson count with a Gamma(3, 1) prior (one record, $d = 1$) every posterior stays within $e^{\\pm \\varepsilon}$ of the prior; privlib's prior predictive $m(t)$, posterior, posterior mean and range of the posterior/prior ratio are exact (at $\\varepsilon = 1$ also against the reproduction spec's $m(2)$ and $\\pi(3 \\mid t = 2)$).",
-       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature, the ratio's range against its extremes on the $\\theta$ grid")
+       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature, the ratio's range against its extremes on the $\\theta$ grid",
+       checks=("intervals.clamped_count_posterior",))
 def ex_6_7(epsilon: float = 1.0) -> Evidence:
     theta = np.linspace(1e-9, 60.0, 24001)
     prior = stats.gamma.pdf(theta, 3.0)
@@ -795,7 +797,8 @@ def _pufferfish_instance(rng: np.random.Generator):
 
 @claim("000/thm-8-1", item="Theorem 8.1 (and eq. (16))",
        statement="For a finite Pufferfish instantiation the Lipschitz form (I, eq. (16): $d_{mult}(P(M \\mid s_i, \\theta), P(M \\mid s_j, \\theta)) \\le \\varepsilon$ for every attacker $\\theta$ and pair), Kifer and Machanavajjhala's event-ratio form (II), the interval of measures over $d_{Puff}$ (III) and the density sandwich (IV) give the same smallest $\\varepsilon$.",
-       method="random mechanisms on {0,1}^2 with correlated and product attackers: conditional output laws summed dataset by dataset, every one of the 2^5 events enumerated for II; d_Puff by shortest paths on the graph of conditionals, every connected pair checked for III and IV")
+       method="random mechanisms on {0,1}^2 with correlated and product attackers: conditional output laws summed dataset by dataset, every one of the 2^5 events enumerated for II; d_Puff by shortest paths on the graph of conditionals, every connected pair checked for III and IV",
+       checks=("pufferfish.lipschitz_constant",))
 def thm_8_1(seed: int = 6, trials: int = 5) -> Evidence:
     rng = np.random.default_rng(seed)
     formula, brute, sandwich_ok, longest = [], [], True, 0.0
@@ -1290,7 +1293,8 @@ def _sum_given_first(n: int, rho: float, first: int) -> np.ndarray:
 
 @claim("000/thm-8-7-example", item="Theorem 8.7, worked example (and Remark 8.6)",
        statement="Under $\\varepsilon$-Pufferfish every level-0.05 test of $X_1 = 0$ against $X_1 = 1$ has power at most $0.05\\,e^{\\varepsilon}$. For the Laplace-privatised sum of $n = 3$ records ($\\varepsilon$-DP, $\\varepsilon = 0.5$) and an attacker who believes the other records copy $X_1$ with probability $\\rho$, the Pufferfish loss is $\\varepsilon$ at $\\rho = 1/2$ and $n\\varepsilon$ at $\\rho = 1$; the most powerful level-0.05 test stays below $0.05\\,e^{\\text{loss}}$ at $\\rho$ = 1/2, 7/10, 9/10 and 1, and exceeds the DP value $0.05\\,e^{\\varepsilon}$ at the three correlated ones.",
-       method="the loss against the largest $|\\log f_1/f_0|$ of the two output densities evaluated directly (numpy, linear space) at every mixture centre and beyond both ends, where the ratio is constant; the test powers by privlib's grid Neyman-Pearson on the densities of the sum")
+       method="the loss against the largest $|\\log f_1/f_0|$ of the two output densities evaluated directly (numpy, linear space) at every mixture centre and beyond both ends, where the ratio is constant; the test powers by privlib's grid Neyman-Pearson on the densities of the sum",
+       checks=("intervals.laplace_sum_marginal", "intervals.density_power"))
 def thm_8_7_example(n: int = 3, epsilon: float = 0.5) -> Evidence:
     rhos = np.array([0.5, 0.7, 0.9, 1.0])
     t_check = np.r_[-1.0, np.arange(n + 1.0), n + 1.0]
