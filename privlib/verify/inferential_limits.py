@@ -116,7 +116,7 @@ def _scaled_diameter(factor, fixed=None):
 
 
 @claim("000/ex-2-2", item="Example 2.2 (Figure 1)",
-       statement="The Laplace mechanism with noise scale $\\Delta/\\varepsilon$ has density ratio exactly $e^{\\varepsilon}$ outside the segment between the two query values ($q(x) = 10$, $q(x') = 11$, $\\varepsilon = 2$); Figure 1's markers: $p_{x'}(t) = 0.05$ at $t = 11 - \\ln(20)/2$, where $p_x(t) = 0.05\\,e^{\\varepsilon}$.",
+       statement="The Laplace mechanism with noise scale $\\Delta/\\varepsilon$ has density ratio exactly $e^{\\varepsilon}$ outside the segment between the two query values (the paper's $q(x) = 10$, $q(x') = 11$, $\\varepsilon = 2$); Figure 1's markers: $p_{x'}(t) = 0.05$ at $t = 11 - \\ln(10\\varepsilon)/\\varepsilon$ ($= 11 - \\ln(20)/2$ at $\\varepsilon = 2$), where $p_x(t) = 0.05\\,e^{\\varepsilon}$ (when that point lies left of $q(x)$).",
        method="privlib's Laplace density against scipy.stats.laplace on a grid of outputs, the log-ratio left and right of the segment against $\\pm\\varepsilon$, and the marker values")
 def ex_2_2(epsilon: float = 2.0) -> Evidence:
     lap = mechanisms.LaplaceMechanism(epsilon)
@@ -124,11 +124,12 @@ def ex_2_2(epsilon: float = 2.0) -> Evidence:
     reference = stats.laplace(loc=10.0, scale=1.0 / epsilon).pdf(t)
     outside = np.r_[t[t <= 10.0], t[t >= 11.0]]
     log_ratio = np.log(lap.pdf(outside, 10.0)) - np.log(lap.pdf(outside, 11.0))
-    marker = 11.0 - np.log(20.0) / epsilon
+    marker = 11.0 - np.log(10.0 * epsilon) / epsilon                 # where p_x' = .05 (9.50 at eps = 2)
+    markers = ([close([float(lap.pdf(marker, 11.0)), float(lap.pdf(marker, 10.0))], [0.05, 0.05 * np.exp(epsilon)],
+                      rtol=1e-12, detail="Figure 1's markers .05 and .05 e^eps")] if marker <= 10.0 else [])
     return all_of(close(lap.pdf(t, 10.0), reference, rtol=1e-12, detail="density of q(x) + Lap(1/eps) against scipy"),
                   close(np.abs(log_ratio), epsilon, rtol=1e-12, detail="|log p_x/p_x'| outside [10, 11] equals eps"),
-                  close([float(lap.pdf(marker, 11.0)), float(lap.pdf(marker, 10.0))], [0.05, 0.05 * np.exp(epsilon)],
-                        rtol=1e-12, detail="Figure 1's markers .05 and .05 e^eps"))
+                  *markers)
 
 
 @ex_2_2.mutant("mechanisms.LaplaceMechanism.logpdf", "noise scale eps/Delta in place of Delta/eps (rate for scale)")
@@ -535,8 +536,10 @@ def cor_5_3(seed: int = 15, epsilon: float = 0.8, shift: float = 3.0) -> Evidenc
     ours_most = intervals.laplace_power(lap_alphas, epsilon, shift)
     ours_least = intervals.laplace_power(lap_alphas, epsilon, shift, minimize=True)
     s_lo, s_hi = intervals.power_bounds(lap_alphas, epsilon, shift, sharp=True)
-    on_line = np.r_[ours_most[[0, 1, 4, 5, 6]], ours_least[[0, 1, 2, 3, 4, 6]]]
-    line = np.r_[s_hi[[0, 1, 4, 5, 6]], s_lo[[0, 1, 2, 3, 4, 6]]]
+    most_on = (lap_alphas <= 0.5 * np.exp(-r)) | (lap_alphas >= 0.5)          # where Section 9 puts them on a line
+    least_on = (lap_alphas <= 0.5) | (1.0 - lap_alphas <= 0.5 * np.exp(-r))
+    on_line = np.r_[ours_most[most_on], ours_least[least_on]]
+    line = np.r_[s_hi[most_on], s_lo[least_on]]
     # an uneven grid of outputs, finer between the two centres
     grid = np.unique(np.r_[np.linspace(-18.0 / epsilon, -2.0, 3001), np.linspace(-2.0, shift + 2.0, 30001),
                            np.linspace(shift + 2.0, shift + 18.0 / epsilon, 3001)])
@@ -1066,13 +1069,14 @@ def sec9_tightness(n: int = 3, epsilon: float = 0.5) -> Evidence:
     observed += list(prior @ np.vstack([lap.pdf(t - n), lap.pdf(t)]))
     reference += list(lower)
     # Theorem 5.1: H0 all-zeros (count 0), H1 all-ones (count n), rejection region [c, inf)
-    for alpha in (0.005, 0.02, 0.5 * np.exp(-epsilon * n)):
+    small = np.array([0.1, 0.4, 1.0]) * 0.5 * np.exp(-epsilon * n)      # the levels where it is attained
+    for alpha in small:
         c = lap.isf(alpha)
         observed.append(float(lap.sf(c - n)))
         reference.append(float(intervals.power_bounds(alpha, epsilon, n)[1]))
     # Theorem 6.4: Theta = {0, 1}, P_0 = all-zeros, P_1 = all-ones, prior pi(0) -> 0, t <= 0
     for t0 in (-1.0, -5.0):
-        pi0 = 1e-10
+        pi0 = 1e-10 * np.exp(-epsilon * n)
         post0 = pi0 * lap.pdf(t0) / (pi0 * lap.pdf(t0) + (1 - pi0) * lap.pdf(t0 - n))
         observed.append(post0 / pi0)
         reference.append(float(intervals.posterior_bounds(1.0, epsilon, n)[1]))
@@ -1082,13 +1086,14 @@ def sec9_tightness(n: int = 3, epsilon: float = 0.5) -> Evidence:
         joint = prior_cells * np.array([lap.pdf(t0), lap.pdf(t0 - 1.0)])
         observed.append(float(pufferfish.density_ratio_metric(prior_cells, joint / joint.sum())))
         reference.append(epsilon)
-    for alpha in (0.01, 0.1, 0.5 * np.exp(-epsilon)):
+    for alpha in np.array([0.1, 0.4, 1.0]) * 0.5 * np.exp(-epsilon):
         c = lap.isf(alpha)
         observed.append(float(lap.sf(c - 1.0)))
         reference.append(float(pufferfish.pufferfish_power_bounds(alpha, epsilon)[1]))
-    alphas = np.array([0.005, 0.02, 0.5 * np.exp(-epsilon * n)])
+    alphas = np.r_[small, 0.3, 0.7]
     return all_of(close(observed, reference, rtol=1e-7, atol=0.0,
-                        detail="each construction against the bound it attains (the posterior ratio at prior mass 1e-10)"),
+                        detail="each construction against the bound it attains (tests at levels up to e^{-eps n}/2; "
+                               "the posterior ratio at prior mass 1e-10 e^{-eps n})"),
                   close(intervals.laplace_power(alphas, epsilon, n), [float(lap.sf(lap.isf(a) - n)) for a in alphas], rtol=1e-10,
                         detail="privlib's Laplace Neyman-Pearson power against scipy's Laplace tails"))
 
