@@ -27,6 +27,7 @@ __all__ = [
     "randomized_response_bounds",
     "power_bounds",
     "neyman_pearson_power",
+    "neyman_pearson_test",
     "laplace_power",
     "density_power",
     "posterior_bounds",
@@ -244,6 +245,40 @@ def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike, *, m
     if minimize:
         return 1.0 - profiles.neyman_pearson_power(null, alt, 1.0 - v.probability("alpha", alpha))
     return profiles.neyman_pearson_power(null, alt, alpha)
+
+
+def neyman_pearson_test(null: ArrayLike, alt: ArrayLike, alpha: float, *, minimize: bool = False) -> NDArray[np.float64]:
+    """Theorem 5.1, Corollary 5.3 and Section 9 of Bailie & Gong for simple hypotheses on a finite
+    output space: the most powerful (``minimize=True``: least powerful) randomized test of size
+    alpha of the output law ``null`` against ``alt``, as the probability ``phi[t]`` of rejecting
+    at each output (Neyman-Pearson lemma). Outputs are taken by decreasing likelihood ratio
+    (increasing for the least powerful test) until the null mass reaches alpha, the boundary
+    output randomized; outputs impossible under ``null`` are rejected at no cost by the most
+    powerful test and never by the least powerful one. Its size ``null @ phi`` is alpha and its
+    power ``alt @ phi`` is :func:`neyman_pearson_power`."""
+    null = v.pmf("null", null)
+    alt = v.pmf("alt", alt)
+    if null.shape != alt.shape or null.ndim != 1:
+        raise ValueError(f"null and alt must be probability vectors of the same length, got shapes {null.shape} and {alt.shape}")
+    alpha = v.scalar("alpha", alpha, low=0.0, high=1.0)
+    if not isinstance(minimize, (bool, np.bool_)):
+        raise TypeError(f"minimize must be a bool, got {type(minimize).__name__}")
+    phi = np.zeros(null.size)
+    free = null == 0
+    if not minimize:
+        phi[free] = 1.0
+    pos = np.nonzero(~free)[0]
+    with np.errstate(divide="ignore"):
+        key = np.log(alt[pos]) - np.log(null[pos])                   # -inf where alt is 0
+    order = pos[np.argsort(key if minimize else -key, kind="stable")]
+    mass = null[order]
+    before = np.r_[0.0, np.cumsum(mass)[:-1]]                        # null mass of the earlier outputs
+    after = np.r_[np.cumsum(mass[::-1])[::-1][1:], 0.0]              # ... and of the later ones
+    # alpha - before, computed from the end once the earlier mass is large (no cancellation near 1)
+    room = np.where(before <= 0.5, alpha - before, (mass + after) - (mass.sum() - alpha))
+    with np.errstate(over="ignore"):                                 # a subnormal mass: the ratio is clipped
+        phi[order] = np.clip(room / mass, 0.0, 1.0)
+    return phi
 
 
 def laplace_power(alpha: ArrayLike, epsilon: float, shift: float = 1.0, sensitivity: float = 1.0, *,

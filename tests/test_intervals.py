@@ -172,3 +172,17 @@ def test_laplace_power_against_mpmath(eps):
             fewest = mpmath.exp(z) / 2 if z <= 0 else 1 - mpmath.exp(-z) / 2
             assert mine == pytest.approx(float(most), rel=1e-12)
             assert low == pytest.approx(float(fewest), rel=1e-12)
+
+
+def test_neyman_pearson_test_is_randomized_on_the_boundary_only():
+    keep = np.e / (1 + np.e)
+    null, alt = np.array([keep, 1 - keep]), np.array([1 - keep, keep])
+    phi = intervals.neyman_pearson_test(null, alt, 0.1)
+    np.testing.assert_allclose(phi, [0.0, 0.1 / (1 - keep)])
+    assert null @ phi == pytest.approx(0.1) and alt @ phi == pytest.approx(0.1 * np.e)
+    phi = intervals.neyman_pearson_test(null, alt, 0.1, minimize=True)
+    assert null @ phi == pytest.approx(0.1) and alt @ phi == pytest.approx(0.1 / np.e)
+    # an output impossible under the null is rejected at no cost (and never by the least powerful test)
+    phi = intervals.neyman_pearson_test([0.5, 0.5, 0.0], [0.2, 0.3, 0.5], 0.0)
+    np.testing.assert_array_equal(phi, [0.0, 0.0, 1.0])
+    assert intervals.neyman_pearson_test([0.5, 0.5, 0.0], [0.2, 0.3, 0.5], 0.0, minimize=True).sum() == 0.0

@@ -119,6 +119,20 @@ def test_power_bounds(alpha, eps, d, sharp):
 
 
 @FUZZ
+@given(alphas, st.integers(1, 8), st.floats(0.1, 300.0), st.booleans(), st.integers(0, 2**32 - 1))
+def test_neyman_pearson_test(alpha, k, spread, minimize, seed):
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(size=(2, k)) * spread
+    laws = np.exp(logits - logits.max(axis=1, keepdims=True))
+    null, alt = laws / laws.sum(axis=1, keepdims=True)
+    phi = intervals.neyman_pearson_test(null, alt, alpha, minimize=minimize)
+    assert_probability(phi, "test")
+    assert null @ phi == pytest.approx(min(alpha, null.sum()), abs=1e-12)
+    power = intervals.neyman_pearson_power(null, alt, alpha, minimize=minimize)
+    assert alt @ phi == pytest.approx(float(power), abs=1e-9)
+
+
+@FUZZ
 @given(st.lists(alphas, min_size=1, max_size=5), epsilons, st.floats(0.0, 1e4), st.floats(1e-3, 1e3))
 def test_laplace_power(alpha, eps, shift, sens):
     most = intervals.laplace_power(alpha, eps, shift, sens)
@@ -206,6 +220,8 @@ def test_clamped_count_functions(t, shape, rate, eps, low, width):
     (lambda: intervals.power_bounds(0.1, 1.0, 1.0, sharp="yes"), "sharp"),
     (lambda: intervals.neyman_pearson_power([0.5, 0.5], [0.2, 0.8], 2.0), "alpha"),
     (lambda: intervals.neyman_pearson_power([0.5, 0.6], [0.2, 0.8], 0.1), "null"),
+    (lambda: intervals.neyman_pearson_test([0.5, 0.5], [0.2, 0.8], [0.1, 0.2]), "alpha"),
+    (lambda: intervals.neyman_pearson_test([0.5, 0.5], [0.2, 0.7], 0.1), "alt"),
     (lambda: intervals.laplace_power(0.1, 1.0, -1.0), "shift"),
     (lambda: intervals.laplace_power(0.1, 1.0, 1.0, 0.0), "sensitivity"),
     (lambda: intervals.laplace_power(0.1, [1.0], 1.0), "epsilon"),

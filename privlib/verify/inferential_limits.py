@@ -464,10 +464,10 @@ def _testing_instances(rng: np.random.Generator, n: int, eps: float, models: int
 
 @claim("000/thm-5-1", item="Theorem 5.1",
        statement="Every level-$\\alpha$ test on an $\\varepsilon$-DP release has power at most $\\alpha e^{\\varepsilon d}$, and every size-$\\alpha$ test at least $\\alpha e^{-\\varepsilon d}$ (Corollary 5.3), $d$ the diameter of the datasets the hypotheses charge; for point-mass hypotheses at distance $d$ and small $\\alpha$ both are attained.",
-       method="randomized response on 3 bits (Hamming, $d$ = 1, 2, 3): the most and least powerful randomized tests by linear programming (scipy HiGHS) for point-mass hypotheses and 20 random pairs of data models, on a grid of $\\alpha$; privlib's Neyman-Pearson powers against the same programs")
+       method="randomized response on 3 bits (Hamming, $d$ = 1, 2, 3): the most and least powerful randomized tests by linear programming (scipy HiGHS) for point-mass hypotheses and 20 random pairs of data models, on a grid of $\\alpha$; privlib's Neyman-Pearson powers and randomized tests (their size and power) against the same programs")
 def thm_5_1(seed: int = 3, epsilon: float = 0.8) -> Evidence:
     rng = np.random.default_rng(seed)
-    most, least, high, low, np_ours, np_lp, attained, bound_at = [], [], [], [], [], [], [], []
+    most, least, high, low, np_ours, np_lp, attained, bound_at, sizes = [], [], [], [], [], [], [], [], []
     for null, alt, d, point in _testing_instances(rng, 3, epsilon, 20):
         for alpha in (0.01, 0.05, 0.2, 0.5, 0.8):
             best, worst = _lp_power(null, alt, alpha, False), _lp_power(null, alt, alpha, True)
@@ -476,14 +476,20 @@ def thm_5_1(seed: int = 3, epsilon: float = 0.8) -> Evidence:
             high.append(float(hi))
             least.append(worst)
             low.append(float(lo))
+            tests = [intervals.neyman_pearson_test(null, alt, alpha), intervals.neyman_pearson_test(null, alt, alpha, minimize=True)]
             np_ours += [float(intervals.neyman_pearson_power(null, alt, alpha)),
-                        float(intervals.neyman_pearson_power(null, alt, alpha, minimize=True))]
-            np_lp += [best, worst]
+                        float(intervals.neyman_pearson_power(null, alt, alpha, minimize=True)),
+                        float(alt @ tests[0]), float(alt @ tests[1])]
+            np_lp += [best, worst, best, worst]
+            sizes += [float(null @ tests[0]), float(null @ tests[1])]
         if point:                                    # alpha below the mass of the most telling output
             alpha = 0.5 * float(null[2**d - 1])
             attained += [_lp_power(null, alt, alpha, False), _lp_power(null, alt, alpha, True)]
             bound_at += [float(b) for b in intervals.power_bounds(alpha, epsilon, d)[::-1]]
-    return all_of(close(np_ours, np_lp, atol=1e-9, detail="Neyman-Pearson powers (most and least) against the linear programs"),
+    return all_of(close(np_ours, np_lp, atol=1e-9,
+                        detail="Neyman-Pearson powers and the powers of the returned tests (most and least) against the linear programs"),
+                  close(sizes, np.repeat([0.01, 0.05, 0.2, 0.5, 0.8], 2).tolist() * (len(sizes) // 10), atol=1e-12,
+                        detail="the returned randomized tests have size exactly alpha"),
                   at_most(most, high, atol=1e-9, detail="most powerful level-alpha test against alpha e^{eps d}"),
                   at_most(low, least, atol=1e-9, detail="alpha e^{-eps d} against the least powerful size-alpha test"),
                   close(attained, bound_at, rtol=1e-7, detail="point masses at distance d attain both bounds at small alpha"))
@@ -493,6 +499,11 @@ thm_5_1.mutant("intervals.power_bounds", "the diameter d dropped (e^{eps} in pla
 
 
 thm_5_1.mutant("intervals.power_bounds", "e^{2 eps d} (the chained bound) in place of e^{eps d}")(_scaled_diameter(2.0))
+
+
+@thm_5_1.mutant("intervals.neyman_pearson_test", "the boundary output not randomized (rejected only where the whole output fits)")
+def _(function):
+    return lambda null, alt, alpha, *, minimize=False: np.floor(function(null, alt, alpha, minimize=minimize))
 
 
 @thm_5_1.mutant("intervals.neyman_pearson_power", "least power taken as one minus the most power at the same alpha")
