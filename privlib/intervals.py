@@ -238,13 +238,25 @@ def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike, *, m
     """Theorem 5.1, Corollary 5.3 and Theorem 8.7 of Bailie & Gong for simple hypotheses on a
     finite output space: the largest power of a randomized test of level alpha between the
     output laws ``null`` and ``alt`` (Neyman-Pearson lemma, :func:`privlib.profiles.neyman_pearson_power`).
-    With ``minimize=True``, the smallest power of a size-alpha test, ``1 - (largest power at
-    level 1 - alpha)`` (the test that rejects where the likelihood ratio is smallest)."""
+    With ``minimize=True``, the smallest power of a size-alpha test (the test that rejects where
+    the likelihood ratio is smallest), cumulated directly so that tiny powers keep their digits."""
     if not isinstance(minimize, (bool, np.bool_)):
         raise TypeError(f"minimize must be a bool, got {type(minimize).__name__}")
-    if minimize:
-        return 1.0 - profiles.neyman_pearson_power(null, alt, 1.0 - v.probability("alpha", alpha))
-    return profiles.neyman_pearson_power(null, alt, alpha)
+    if not minimize:
+        return profiles.neyman_pearson_power(null, alt, alpha)
+    null = v.pmf("null", null)
+    alt = v.pmf("alt", alt)
+    if null.shape != alt.shape or null.ndim != 1:
+        raise ValueError(f"null and alt must be probability vectors of the same length, got shapes {null.shape} and {alt.shape}")
+    alpha = v.probability("alpha", alpha)
+    # outputs by increasing likelihood ratio, cumulated directly (not 1 - the most powerful test at
+    # level 1 - alpha, which cancels for small alpha); outputs impossible under null never rejected
+    pos = null > 0
+    with np.errstate(divide="ignore"):
+        order = np.argsort(np.log(alt[pos]) - np.log(null[pos]), kind="stable")
+    xs = np.r_[0.0, np.cumsum(null[pos][order])]
+    ys = np.r_[0.0, np.cumsum(alt[pos][order])]
+    return np.clip(np.interp(alpha, xs, ys), 0.0, 1.0)
 
 
 def neyman_pearson_test(null: ArrayLike, alt: ArrayLike, alpha: float, *, minimize: bool = False) -> NDArray[np.float64]:
