@@ -186,3 +186,9 @@ def test_neyman_pearson_test_is_randomized_on_the_boundary_only():
     phi = intervals.neyman_pearson_test([0.5, 0.5, 0.0], [0.2, 0.3, 0.5], 0.0)
     np.testing.assert_array_equal(phi, [0.0, 0.0, 1.0])
     assert intervals.neyman_pearson_test([0.5, 0.5, 0.0], [0.2, 0.3, 0.5], 0.0, minimize=True).sum() == 0.0
+
+
+def test_least_powerful_test_keeps_its_digits_at_tiny_alpha():
+    keep = np.e / (1 + np.e)
+    least = intervals.neyman_pearson_power([keep, 1 - keep], [1 - keep, keep], [1e-300, 1e-15], minimize=True)
+    np.testing.assert_allclose(least, np.array([1e-300, 1e-15]) / np.e, rtol=1e-14)
