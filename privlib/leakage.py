@@ -290,8 +290,11 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
     p = v.probability("p", p, open_ends=True)
     if np.any(p == 0.5):
         raise ValueError("p must differ from 1/2 (the bound is vacuous there)")
-    log_tail = 0.5 * n_arr * np.log(4.0 * p * (1.0 - p))
-    return -np.log1p(-np.exp(log_tail))
+    # 4 p (1 - p) = 1 - (1 - 2p)^2, so log1p keeps it accurate near p = 1/2
+    log_tail = 0.5 * n_arr * np.log1p(-((1.0 - 2.0 * p) ** 2))
+    # -log(1 - e^t): log1p for small tails, expm1 where e^t is near 1
+    with np.errstate(divide="ignore"):
+        return np.where(log_tail < -0.7, -np.log1p(-np.exp(log_tail)), -np.log(-np.expm1(log_tail))) + 0.0
 
 
 def _window(f, peak: NDArray[np.int64], top: NDArray[np.float64], low: int, high: int, drop: NDArray[np.float64],
@@ -362,13 +365,17 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
         a = np.abs(c - kk)                       # |ny - (k + 1)|: entry i = 1
         b = np.abs(c + 1.0 - kk)                 # |ny - k|: entry i = 0
         u = np.exp(f1 - f1.max(axis=1, keepdims=True))
-        g = -np.expm1(-eps * (b - a))            # 1 - (A_0 term) / (A_1 term)
-        ratio = (u * g).sum(axis=1) / u.sum(axis=1)  # D / A_1 with D = A_1 - A_0
-        # A_1 >= A_0: l = -log(theta + (1 - theta) A_0 / A_1) = -log1p(-(1 - theta) D / A_1);
-        # A_0 > A_1:  l = -log1p(theta D / A_0), with D / A_0 = (D / A_1) / (1 - D / A_1)
-        right = -np.log1p(-(1.0 - th) * np.maximum(ratio, 0.0))
-        left = -np.log1p(th * np.minimum(ratio, 0.0) / (1.0 - np.minimum(ratio, 0.0)))
-        out[sl] = np.where(ratio >= 0, right, left)
+        u /= u.sum(axis=1, keepdims=True)
+        step = -eps * (b - a)                     # log of (A_0 term) / (A_1 term), in [-eps, eps]
+        q = (u * np.exp(step)).sum(axis=1)        # A_0 / A_1, a mean of positive terms
+        ratio = (u * -np.expm1(step)).sum(axis=1)  # 1 - A_0 / A_1 = D / A_1, accurate when small
+        # A_1 >= A_0: l = -log(theta + (1 - theta) q), through log1p(-(1 - theta) D / A_1) when q ~ 1;
+        # A_0 > A_1:  l = -log(1 - theta + theta / q), through log1p(theta (D / A_1) / q) when q ~ 1
+        with np.errstate(divide="ignore"):
+            right = np.where(ratio < 0.5, -np.log1p(-(1.0 - th) * np.clip(ratio, 0.0, None)), -np.log(th + (1.0 - th) * q))
+            left_small = th * np.minimum(ratio, 0.0) / q  # theta (1/q - 1) = theta (D / A_1) / q <= 0
+            left = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
+        out[sl] = np.where(q <= 1.0, right, left)
     return np.maximum(out, 0.0).reshape(y_arr.shape)
 
 
@@ -398,9 +405,11 @@ def dp_budget_for_pml(pml_target: ArrayLike, p: ArrayLike) -> NDArray[np.float64
     :func:`laplace_count_pml_bound`); ``inf`` when ``pml_target >= -log p`` (no noise needed)."""
     t = v.positive("pml_target", pml_target)
     p = v.real("p", p, low=0.0, high=0.5, low_open=True)
+    inside = t < -np.log(p)
+    # eps_P + log(1 - p) - log(1 - p e^{eps_P}), the last term as log(-expm1(eps_P + log p))
     with np.errstate(divide="ignore", invalid="ignore"):
-        budget = t + np.log1p(-p) - np.log1p(-p * np.exp(t))
-    return np.where(t < -np.log(p), budget, np.inf)
+        budget = t + np.log1p(-p) - np.log(-np.expm1(np.where(inside, t + np.log(p), -1.0)))
+    return np.where(inside, budget, np.inf) + 0.0
 
 
 def randomized_response_epsilon_for_pml(pml_target: ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
@@ -553,22 +562,33 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
     rho, all n binary entries equal one Bernoulli(theta) bit and otherwise they are i.i.d.
     Bernoulli(theta); the sup sits in the two tails (a model for the paper's Theorem 10)."""
     n_arr = v.real("n", n, low=1.0)
-    th = float(v.probability("theta", theta, open_ends=True))
-    eps = float(v.positive("epsilon", epsilon))
+    th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
+    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     r = v.probability("rho", rho)
     n_arr, r = np.broadcast_arrays(n_arr, r)
-    log_ap = np.log1p(th * np.expm1(eps))      # a_+ = 1 - theta + theta e^eps
-    log_am = np.log1p(th * np.expm1(-eps))     # a_- = 1 - theta + theta e^-eps
     with np.errstate(divide="ignore"):
         log_r, log_1r = np.log(r), np.log1p(-r)
 
-    def tail(sign: float, log_a: float) -> NDArray[np.float64]:
-        m1 = np.logaddexp(log_r + sign * eps * n_arr, log_1r + sign * eps + (n_arr - 1) * log_a)
-        m0 = np.logaddexp(log_r, log_1r + (n_arr - 1) * log_a)
-        mix = np.logaddexp(np.log(th) + m1, np.log1p(-th) + m0)
-        return np.maximum(m0, m1) - mix
+    def tail(sign: float) -> NDArray[np.float64]:
+        # beyond the atoms the two entry-conditional densities are proportional to
+        # M_1 = rho e^{s eps n} + (1 - rho) e^{s eps} a^{n-1} and M_0 = rho + (1 - rho) a^{n-1},
+        # a = 1 - theta + theta e^{s eps}; both are scaled by a^{-(n-1)} so that delta =
+        # log M_1 / M_0 is formed without differences of large numbers
+        log_a = np.log1p(th * np.expm1(sign * eps))
+        d = -np.log1p((1.0 - th) * np.expm1(-sign * eps))  # s eps - log a, accurately
+        m1 = np.logaddexp(log_r + sign * eps + (n_arr - 1) * d, log_1r + sign * eps)
+        m0 = np.logaddexp(log_r - (n_arr - 1) * log_a, log_1r)
+        delta = m1 - m0
+        # l = -log(theta M_1 / M + (1 - theta) M_0 / M) with M = max(M_0, M_1)
+        # (log1p where the argument is small, the direct sum of positive terms elsewhere)
+        pos, neg = np.maximum(delta, 0.0), np.minimum(delta, 0.0)
+        x_up = (1.0 - th) * np.expm1(-pos)
+        up = np.where(x_up > -0.5, -np.log1p(x_up), -np.log(th + (1.0 - th) * np.exp(-pos)))
+        x_down = th * np.expm1(neg)
+        down = np.where(x_down > -0.5, -np.log1p(x_down), -np.log((1.0 - th) + th * np.exp(neg)))
+        return np.where(delta >= 0, up, down)
 
-    return np.maximum(tail(1.0, log_ap), tail(-1.0, log_am))
+    return np.maximum(np.maximum(tail(1.0), tail(-1.0)), 0.0)
 
 
 def _lattice(support: NDArray[np.float64]) -> tuple[int, NDArray[np.int64]]:
@@ -603,7 +623,8 @@ def _lattice_sum_law(n: int, steps: NDArray[np.int64], probs: NDArray[np.float64
     theta = omega[:, None] * (steps[None, :] - mean)
     u = -2.0 * (probs * np.sin(0.5 * theta) ** 2).sum(axis=1)
     w = -(probs * np.sin(theta)).sum(axis=1)
-    log_abs = 0.5 * np.log1p(2.0 * u + u * u + w * w)
+    with np.errstate(divide="ignore"):  # |phi| = 0 at some frequencies of a periodic law
+        log_abs = 0.5 * np.log1p(2.0 * u + u * u + w * w)
     angle = np.arctan2(w, 1.0 + u)
     # shift the window to start at index 0: multiply by exp(-i omega (n mean - lo))
     power = np.exp(n * log_abs + 1j * (n * angle - omega * (n * mean - lo)))
@@ -628,7 +649,7 @@ def quantized_mean_min_entropy(n: int, support: ArrayLike, probs: ArrayLike, cel
     t, law = _lattice_sum_law(n, steps, probs)
     cell = np.minimum((t * cells) // (lattice * n), cells - 1)
     mass = np.bincount(cell, weights=law, minlength=cells)
-    return float(max(-np.log(mass.max()), 0.0))
+    return float(max(-np.log(mass.max()), 0.0)) + 0.0
 
 
 def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float, rate_outside: float,
@@ -641,31 +662,51 @@ def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float,
 
     Exact: given m members, the two event counts are independent binomials, so the joint law
     of the two cells is a mixture over m of products of binomial cell probabilities (scipy's
-    accurate cdf at the integer cell edges); cost O(n cells^2).
+    accurate cdf at the integer cell edges), summed over the group sizes that carry all but
+    1e-30 of the mass; cost O(sqrt(n) cells^2).
     """
-    n = v.integer("n", n, low=1, high=10**6)
+    n = v.integer("n", n, low=1, high=10**12)
     g = v.scalar("group", group, low=0.0, high=1.0, low_open=True, high_open=True)
     r_in = v.scalar("rate_in_group", rate_in_group, low=0.0, high=1.0)
     r_out = v.scalar("rate_outside", rate_outside, low=0.0, high=1.0)
     cells = v.integer("cells", cells, low=1, high=1000)
-    v.size_limit("n", (n + 1) * (cells + 1) ** 2, 5e8, "table entries")
-    sizes = np.arange(n + 1)
+    # group sizes outside [lo, hi] carry less than 1e-31 of the mass together by Hoeffding's
+    # inequality (each joint cell changes by less than that; the modal one holds at least
+    # 1 / (cells + 1)^2)
+    half = np.sqrt(n * np.log(2e31) / 2.0)
+    lo = int(max(np.floor(n * g - half), 0))
+    hi = int(min(np.ceil(n * g + half), n))
+    v.size_limit("n", (hi - lo + 1) * (cells + 1) ** 2, 5e8, "table entries")
+    sizes = np.arange(lo, hi + 1)
     members = stats.binom.pmf(sizes, n, g)
 
-    def cell_law(rate: float) -> NDArray[np.float64]:
-        # [m, c]: P(cell c | m trials); column `cells` is the empty-group symbol (m = 0)
-        edges = -((-np.arange(cells + 1)[None, :] * sizes[:, None]) // cells)  # ceil(c m / cells)
-        edges[:, -1] = sizes + 1                                                 # last cell holds d = m
-        cdf = stats.binom.cdf(edges - 1, sizes[:, None], rate)
-        law = np.zeros((n + 1, cells + 1))
-        law[:, :cells] = np.diff(cdf, axis=1)
-        law[0] = 0.0
-        law[0, cells] = 1.0
-        return np.maximum(law, 0.0)
+    def cell_law(rate: float, trials: NDArray[np.int64]) -> NDArray[np.float64]:
+        # [m, c]: P(cell c | m trials); column `cells` is the empty-group symbol (m = 0). Each
+        # cell's probability is a difference of cdfs below the median and of sfs above it, so
+        # that cells in either tail keep their relative accuracy
+        edges = -((-np.arange(cells + 1)[None, :] * trials[:, None]) // cells)  # ceil(c m / cells)
+        edges[:, -1] = trials + 1                                                # last cell holds d = m
+        cdf = stats.binom.cdf(edges - 1, trials[:, None], rate)
+        sf = stats.binom.sf(edges - 1, trials[:, None], rate)
+        law = np.zeros((trials.size, cells + 1))
+        law[:, :cells] = np.where(cdf[:, :-1] < 0.5, np.diff(cdf, axis=1), -np.diff(sf, axis=1))
+        law = np.maximum(law, 0.0)
+        empty = trials == 0
+        law[empty] = 0.0
+        law[empty, cells] = 1.0
+        return law
 
-    inside, outside = cell_law(r_in), cell_law(r_out)[::-1]  # outside: n - m trials
+    inside, outside = cell_law(r_in, sizes), cell_law(r_out, n - sizes)
     joint = np.einsum("m,mi,mj->ij", members, inside, outside)
-    return float(-np.log(joint.max()))
+    i, j = np.unravel_index(np.argmax(joint), joint.shape)
+    # 1 - P(modal cell) from the other cells (no cancellation): given m, the pair misses the
+    # modal cell with probability r_s + r_o - r_s r_o, r the other cells' mass of each group
+    # (the group sizes outside the window add less than 1e-31)
+    r_s = np.delete(inside, i, axis=1).sum(axis=1)
+    r_o = np.delete(outside, j, axis=1).sum(axis=1)
+    rest = float(members @ (r_s + r_o - r_s * r_o))
+    h = -np.log1p(-rest) if rest < 0.5 else -np.log(joint[i, j])
+    return float(max(h, 0.0)) + 0.0
 
 
 def set_partitions(k: int) -> list[NDArray[np.int64]]:
