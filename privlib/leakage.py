@@ -63,7 +63,7 @@ def min_entropy(p: ArrayLike) -> NDArray[np.float64]:
 
 def renyi_inf_divergence(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     """Renyi divergence of order infinity ``log max_{x: p(x) > 0} p(x) / q(x)`` (+inf where
-    ``q(x) = 0 < p(x)``)."""
+    ``q(x) = 0 < p(x)``); Theorem 1 writes PML as ``D_inf(P_{X|Y=y} || P_X)``."""
     p = v.pmf("p", p)
     q = v.pmf("q", q)
     if p.shape[-1] != q.shape[-1]:
@@ -85,8 +85,9 @@ def _prior_channel(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.flo
 
 
 def posterior(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Posterior ``P(x | y)`` (shape ``[..., x, y]``) and output law ``p_Y`` (shape ``[..., y]``);
-    where ``p_Y(y) = 0`` the posterior is the prior (the paper's convention)."""
+    """Posterior ``P(x | y)`` (shape ``[..., x, y]``) and output law ``p_Y`` (shape ``[..., y]``)
+    of Section 2's set-up; where ``p_Y(y) = 0`` the posterior is the prior (the paper's
+    convention)."""
     prior, channel = _prior_channel(prior, channel)
     joint = prior[..., :, None] * channel
     p_y = joint.sum(axis=-2)
@@ -143,7 +144,8 @@ def leakage_capacity(channel: ArrayLike) -> float:
 
 
 def attribute_law(prior: ArrayLike, kernel: ArrayLike) -> NDArray[np.float64]:
-    """Law ``P_Z`` of an attribute ``Z`` of ``X`` given by ``kernel[x, z] = P(Z = z | X = x)``."""
+    """Law ``P_Z`` of an attribute ``Z`` of ``X`` (Section 2: the Markov chain Z - X - Y) given by
+    ``kernel[x, z] = P(Z = z | X = x)``; its min-entropy is the threshold of Theorem 4."""
     prior = v.pmf("prior", prior)
     kernel = v.channel("kernel", kernel)
     if kernel.shape[0] != prior.shape[-1]:
@@ -562,6 +564,8 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
     rho, all n binary entries equal one Bernoulli(theta) bit and otherwise they are i.i.d.
     Bernoulli(theta); the sup sits in the two tails (a model for the paper's Theorem 10)."""
     n_arr = v.real("n", n, low=1.0)
+    if not np.all(n_arr == np.round(n_arr)):
+        raise ValueError("n must hold whole numbers >= 1")
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     r = v.probability("rho", rho)
@@ -579,6 +583,14 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
         m1 = np.logaddexp(log_r + sign * eps + (n_arr - 1) * d, log_1r + sign * eps)
         m0 = np.logaddexp(log_r - (n_arr - 1) * log_a, log_1r)
         delta = m1 - m0
+        small = np.abs(delta) < 0.1
+        if small.any():
+            # near 0, delta = log1p((M_1 - M_0) / M_0) with M_1 - M_0 = rho a^{-(n-1)} expm1(s eps n)
+            # + (1 - rho) expm1(s eps), two terms of one sign (scaled as above)
+            with np.errstate(over="ignore", invalid="ignore"):
+                w = np.exp(log_r - (n_arr - 1) * log_a)
+                fine = np.log1p((w * np.expm1(sign * eps * n_arr) + (1.0 - r) * np.expm1(sign * eps)) / (w + (1.0 - r)))
+            delta = np.where(small & np.isfinite(fine), fine, delta)
         # l = -log(theta M_1 / M + (1 - theta) M_0 / M) with M = max(M_0, M_1)
         # (log1p where the argument is small, the direct sum of positive terms elsewhere)
         pos, neg = np.maximum(delta, 0.0), np.minimum(delta, 0.0)
@@ -710,7 +722,8 @@ def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float,
 
 
 def set_partitions(k: int) -> list[NDArray[np.int64]]:
-    """Every partition of {0, ..., k-1} as a label vector (restricted growth strings)."""
+    """Every partition of {0, ..., k-1} as a label vector (restricted growth strings): the
+    deterministic attributes ``f(X)`` of a k-letter secret, up to relabelling (Theorem 6)."""
     k = v.integer("k", k, low=1, high=10)
     out: list[NDArray[np.int64]] = []
 

@@ -315,3 +315,65 @@ def test_quantized_mean_large_n_is_fast_and_exact_small_n():
 def test_bad_input_names_the_argument(call, fragment):
     with pytest.raises((ValueError, TypeError), match=fragment):
         call()
+
+
+# --- accuracy against mpmath at eps in {1e-8, 1e-3, 1, 10, 40} (issue 15) --------------------------
+
+EPSILONS = [1e-8, 1e-3, 1.0, 10.0, 40.0]
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_pml_of_randomized_response_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    prior = np.array([0.1, 0.2, 0.3, 0.4])
+    rr = mechanisms.RandomizedResponse(eps, 4).matrix()
+    total = mpmath.fsum(mpmath.mpf(q) for q in prior)  # the float prior, normalised exactly
+    for y in range(4):
+        p_y = mpmath.fsum(mpmath.mpf(prior[x]) * mpmath.mpf(rr[x, y]) for x in range(4)) / total
+        ref = mpmath.log(max(mpmath.mpf(rr[x, y]) for x in range(4)) / p_y)
+        assert float(leakage.pml(prior, rr)[y]) == pytest.approx(float(ref), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_count_query_closed_forms_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    e = mpmath.mpf(eps)
+    for th in (1e-6, 0.3, 0.5):
+        t = mpmath.mpf(th)
+        right = e - mpmath.log(1 - t + t * mpmath.exp(e))
+        left = e - mpmath.log(t + (1 - t) * mpmath.exp(e))
+        assert float(leakage.laplace_count_pml_sup(th, eps)) == pytest.approx(float(max(right, left)), rel=1e-13)
+    for p in (1e-6, 0.2, 0.5):
+        ref = e - mpmath.log(1 + mpmath.mpf(p) * mpmath.expm1(e))
+        assert float(leakage.laplace_count_pml_bound(p, eps)) == pytest.approx(float(ref), rel=1e-13)
+        # the inverse, at a target inside its domain (-log p is where no noise is needed)
+        target = min(eps, 0.5 * -np.log(p))
+        tm = mpmath.mpf(target)
+        inv = tm + mpmath.log(1 - mpmath.mpf(p)) - mpmath.log(1 - mpmath.mpf(p) * mpmath.exp(tm))
+        assert float(leakage.dp_budget_for_pml(target, p)) == pytest.approx(float(inv), rel=1e-12)
+    h = mpmath.mpf(0.7)
+    ref = mpmath.log(1 + mpmath.expm1(h) * mpmath.exp(-e))
+    assert float(leakage.capacity_entropy_bound(0.7, eps)) == pytest.approx(float(ref), rel=1e-13)
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_correlated_count_sup_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 80
+    th, n = mpmath.mpf(0.3), 50
+    e = mpmath.mpf(eps)
+    for rho in (0.0, 0.1, 1.0):
+        r = mpmath.mpf(rho)
+        vals = []
+        for s in (1, -1):
+            a = 1 - th + th * mpmath.exp(s * e)
+            m1 = r * mpmath.exp(s * e * n) + (1 - r) * mpmath.exp(s * e) * a ** (n - 1)
+            m0 = r + (1 - r) * a ** (n - 1)
+            vals.append(mpmath.log(max(m0, m1) / (th * m1 + (1 - th) * m0)))
+        got = float(leakage.correlated_count_pml_sup(n, 0.3, eps, rho))
+        assert got == pytest.approx(float(max(vals)), rel=1e-12, abs=1e-300)
