@@ -377,3 +377,17 @@ def test_correlated_count_sup_against_mpmath(eps):
             vals.append(mpmath.log(max(m0, m1) / (th * m1 + (1 - th) * m0)))
         got = float(leakage.correlated_count_pml_sup(n, 0.3, eps, rho))
         assert got == pytest.approx(float(max(vals)), rel=1e-12, abs=1e-300)
+
+
+def test_quantized_mean_keeps_relative_accuracy_in_the_tails():
+    import mpmath
+
+    mpmath.mp.dps = 50
+    # Bernoulli(0.05) draws: the mean leaves the first cell [0, 0.1) with P(Bin(n, 0.05) >= n / 10)
+    for n in (400, 2000, 20000):
+        p = mpmath.mpf(0.05)
+        tail = mpmath.betainc(n // 10, n - n // 10 + 1, 0, p, regularized=True)  # P(Bin >= n/10)
+        exact = float(-mpmath.log1p(-tail))
+        got = leakage.quantized_mean_min_entropy(n, [0.0, 1.0], [0.95, 0.05])
+        assert got == pytest.approx(exact, rel=1e-9)
+        assert got > 0
