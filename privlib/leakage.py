@@ -8,13 +8,13 @@ log-probabilities so that tiny masses do not underflow.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 from privlib import _validate as v
-from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
-from privlib.mechanisms import LaplaceMechanism
 
 __all__ = [
     "min_entropy",
@@ -25,6 +25,7 @@ __all__ = [
     "leakage_capacity",
     "attribute_law",
     "posterior_min_entropy",
+    "posterior_min_entropy_from_likelihood",
     "capacity_entropy_bound",
     "smallest_disclosure_cost",
     "singling_out_threshold",
@@ -34,8 +35,17 @@ __all__ = [
     "laplace_count_pml_sup",
     "laplace_count_pml_bound",
     "dp_budget_for_pml",
+    "randomized_response_epsilon_for_pml",
+    "calibrate_to_pml",
+    "product_prior",
+    "database_dp_epsilon",
+    "free_lunch_epsilon",
+    "entry_pml",
+    "conditional_pml",
+    "conditional_entry_pml",
     "correlated_count_pml_sup",
     "quantized_mean_min_entropy",
+    "relative_frequencies_min_entropy",
     "set_partitions",
 ]
 
@@ -53,7 +63,7 @@ def min_entropy(p: ArrayLike) -> NDArray[np.float64]:
 
 def renyi_inf_divergence(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     """Renyi divergence of order infinity ``log max_{x: p(x) > 0} p(x) / q(x)`` (+inf where
-    ``q(x) = 0 < p(x)``)."""
+    ``q(x) = 0 < p(x)``); Theorem 1 writes PML as ``D_inf(P_{X|Y=y} || P_X)``."""
     p = v.pmf("p", p)
     q = v.pmf("q", q)
     if p.shape[-1] != q.shape[-1]:
@@ -75,8 +85,9 @@ def _prior_channel(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.flo
 
 
 def posterior(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Posterior ``P(x | y)`` (shape ``[..., x, y]``) and output law ``p_Y`` (shape ``[..., y]``);
-    where ``p_Y(y) = 0`` the posterior is the prior (the paper's convention)."""
+    """Posterior ``P(x | y)`` (shape ``[..., x, y]``) and output law ``p_Y`` (shape ``[..., y]``)
+    of Section 2's set-up; where ``p_Y(y) = 0`` the posterior is the prior (the paper's
+    convention)."""
     prior, channel = _prior_channel(prior, channel)
     joint = prior[..., :, None] * channel
     p_y = joint.sum(axis=-2)
@@ -91,6 +102,9 @@ def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
 
     ``P_Y`` is a sum of non-negative terms, so it is computed in linear space (one matrix
     product, no cancellation); only outputs whose terms all underflow are redone in log-space.
+    Where the leakage is tiny (``P_Y(y)`` within 1e-3 of the largest likelihood, e.g. a
+    mechanism with a tiny epsilon) the difference of logs would lose digits, so it is computed
+    as ``log1p(sum_x P_X(x) (top - P(y | x)) / P_Y(y))``, a sum of non-negative terms.
     """
     prior, channel = _prior_channel(prior, channel)
     p_y = np.matmul(prior[..., None, :], channel)[..., 0, :]
@@ -98,6 +112,12 @@ def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
     top = masked.max(axis=-2)
     with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 for impossible outputs, set to 0 below
         out = np.log(top) - np.log(p_y)
+        close_call = (p_y > 0) & (top - p_y < 1e-3 * top)
+    if close_call.any():
+        # prior-weighted gaps top - P(y | x) >= 0 (letters outside the support carry weight 0)
+        gap = np.matmul(prior[..., None, :], top[..., None, :] - masked)[..., 0, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(close_call, np.log1p(np.maximum(gap, 0.0) / p_y), out)
     underflow = (p_y == 0) & (top > 0)
     if underflow.any():
         log_joint = _log(prior)[..., :, None] + _log(channel)
@@ -124,7 +144,8 @@ def leakage_capacity(channel: ArrayLike) -> float:
 
 
 def attribute_law(prior: ArrayLike, kernel: ArrayLike) -> NDArray[np.float64]:
-    """Law ``P_Z`` of an attribute ``Z`` of ``X`` given by ``kernel[x, z] = P(Z = z | X = x)``."""
+    """Law ``P_Z`` of an attribute ``Z`` of ``X`` (Section 2: the Markov chain Z - X - Y) given by
+    ``kernel[x, z] = P(Z = z | X = x)``; its min-entropy is the threshold of Theorem 4."""
     prior = v.pmf("prior", prior)
     kernel = v.channel("kernel", kernel)
     if kernel.shape[0] != prior.shape[-1]:
@@ -134,14 +155,60 @@ def attribute_law(prior: ArrayLike, kernel: ArrayLike) -> NDArray[np.float64]:
 
 def posterior_min_entropy(prior: ArrayLike, channel: ArrayLike, kernel: ArrayLike | None = None) -> NDArray[np.float64]:
     """``H_inf(P_{Z | Y = y})`` for every output ``y`` (``Z = X`` when no kernel is given);
-    ``inf_y`` of it is 0 exactly when the mechanism discloses Z (Definition 3.2)."""
-    post, _ = posterior(prior, channel)  # [x, y]
+    ``inf_y`` of it is 0 exactly when the mechanism discloses Z (Definition 3.2). Outputs of
+    probability 0 get the prior's value (the paper's convention). Computed in log-space (see
+    :func:`posterior_min_entropy_from_likelihood`), so a posterior within 1e-300 of certainty
+    is not rounded to a disclosure."""
+    prior, channel = _prior_channel(prior, channel)
+    if channel.ndim != 2 or prior.ndim != 1:
+        raise ValueError("posterior_min_entropy takes one prior vector and one 2-D channel")
+    with np.errstate(divide="ignore"):
+        log_lik = np.log(channel)
+    impossible = ~(prior[:, None] * channel > 0).any(axis=0)
+    log_lik[:, impossible] = 0.0  # equal likelihoods: the posterior is the prior
+    return posterior_min_entropy_from_likelihood(prior, log_lik, kernel)
+
+
+def posterior_min_entropy_from_likelihood(prior: ArrayLike, log_likelihood: ArrayLike,
+                                          kernel: ArrayLike | None = None) -> NDArray[np.float64]:
+    """``H_inf(P_{Z | Y = y})`` at outputs ``y_j`` of any mechanism, discrete or continuous, given
+    ``log_likelihood[x, j] = log p(y_j | x)`` (a log-density or log-pmf, up to a constant per
+    column); Theorem 3 and Definition 3.2. ``kernel[x, z] = P(Z = z | X = x)`` (``Z = X`` by
+    default).
+
+    Everything is in log-space: the posterior's largest value ``1 - r`` is handled through the
+    log of the remaining mass ``r``, so ``H = -log1p(-r)`` stays accurate (and positive) when the
+    posterior is within ``1e-300`` of certainty, as in a disclosure that happens only in the limit
+    ``y -> infinity``.
+    """
+    prior = v.pmf("prior", prior)
+    if prior.ndim != 1:
+        raise ValueError(f"prior must be one probability vector, got shape {prior.shape}")
+    ll = v.real("log_likelihood", log_likelihood, high=np.inf, finite=False)
+    if np.isnan(ll).any() or (ll == np.inf).any():
+        raise ValueError("log_likelihood must not hold NaN or +inf")
+    if ll.ndim != 2 or ll.shape[0] != prior.size:
+        raise ValueError(f"log_likelihood must have shape (len(prior), outputs) = ({prior.size}, m), got {ll.shape}")
+    support = prior > 0
+    log_joint = np.where(support[:, None], _log(prior)[:, None] + ll, -np.inf)
+    if not np.isfinite(log_joint.max(axis=0)).all():
+        raise ValueError("log_likelihood gives some output probability 0 under every letter of the prior's support")
+    log_post = log_joint - special.logsumexp(log_joint, axis=0)  # [x, y]
     if kernel is None:
-        post_z = post
+        log_post_z = log_post
     else:
         kernel = v.channel("kernel", kernel)
-        post_z = np.einsum("xz,xy->zy", kernel, post)
-    return -np.log(post_z.max(axis=-2))
+        if kernel.shape[0] != prior.size:
+            raise ValueError(f"kernel has {kernel.shape[0]} rows but prior has {prior.size} letters")
+        log_post_z = special.logsumexp(log_post[:, None, :] + _log(kernel)[:, :, None], axis=0)  # [z, y]
+    top = np.argmax(log_post_z, axis=0)
+    others = log_post_z.copy()
+    others[top, np.arange(others.shape[1])] = -np.inf
+    log_rest = special.logsumexp(others, axis=0) if others.shape[0] > 1 else np.full(others.shape[1], -np.inf)
+    log_top = log_post_z[top, np.arange(others.shape[1])]
+    with np.errstate(divide="ignore"):
+        # H = -log(P_top): from the rest where it is small (no cancellation), else directly
+        return np.where(log_rest < np.log(0.5), -np.log1p(-np.exp(log_rest)), -log_top) + 0.0
 
 
 def capacity_entropy_bound(attribute_min_entropy: ArrayLike, capacity: ArrayLike) -> NDArray[np.float64]:
@@ -164,20 +231,58 @@ def singling_out_threshold(prior: ArrayLike) -> NDArray[np.float64]:
     return min_entropy(prior)
 
 
+def _log_upper_tail(m: int, n: int, p: float) -> float:
+    """``log P(S >= m)`` for ``S ~ Bin(n, p)`` with ``m`` above the mean, when the tail is too
+    small for scipy's ``sf`` (below 1e-290): the terms from ``m`` on decrease at least
+    geometrically with ratio ``r = (n - m) p / ((m + 1)(1 - p))``, so summing ``W`` terms with
+    ``r^W / (1 - r) < e^-40`` in log-space loses nothing representable."""
+    if m > n:
+        return -np.inf
+    r = (n - m) * p / ((m + 1) * (1.0 - p))
+    if r <= 0.0:
+        return float(stats.binom.logpmf(m, n, p))
+    width = int(np.ceil((40.0 - np.log1p(-r)) / -np.log(r))) + 1 if r < 1.0 else n - m + 1
+    j = np.arange(m, min(n, m + width) + 1)
+    return float(special.logsumexp(stats.binom.logpmf(j, n, p)))
+
+
+def _log_binomial_sf(k: NDArray[np.float64], n: NDArray[np.float64], p: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``(log P(S > k), log P(S <= k))`` for ``S ~ Bin(n, p)``, both accurate: the larger one
+    through ``log1p`` of the smaller, the smaller from scipy's tail or, where that underflows,
+    from a geometric-window sum in log-space."""
+    shape = np.broadcast_shapes(np.shape(k), np.shape(n), np.shape(p))
+    k, n, p = (np.atleast_1d(np.broadcast_to(a, shape)).ravel() for a in (k, n, p))
+    sf = stats.binom.sf(k, n, p)
+    cdf = stats.binom.cdf(k, n, p)
+    with np.errstate(divide="ignore"):
+        log_sf = np.where(sf <= 0.5, np.log(sf), np.log1p(-np.minimum(cdf, 0.5)))
+        log_cdf = np.where(cdf <= 0.5, np.log(cdf), np.log1p(-np.minimum(sf, 0.5)))
+    for j in np.flatnonzero(sf < 1e-290):
+        # P(S > k) = P(S >= k + 1)
+        log_sf[j] = _log_upper_tail(int(k[j]) + 1, int(n[j]), float(p[j]))
+    for j in np.flatnonzero(cdf < 1e-290):
+        # P(S <= k) = P(n - S >= n - k), n - S ~ Bin(n, 1 - p)
+        log_cdf[j] = _log_upper_tail(int(n[j] - k[j]), int(n[j]), float(1.0 - p[j]))
+    return log_sf.reshape(shape), log_cdf.reshape(shape)
+
+
 def threshold_query_leakage(n: ArrayLike, p: ArrayLike, answer: int = 0) -> NDArray[np.float64]:
     """Example 3.3: exact leakage ``-log P(Y = answer)`` of the deterministic answer to
-    "are more than n/2 of the n i.i.d. Bernoulli(p) entries equal to 1?" (answer 1 = yes)."""
+    "are more than n/2 of the n i.i.d. Bernoulli(p) entries equal to 1?" (answer 1 = yes).
+
+    Finite for every valid input: each tail comes from the accurate side (``log1p`` of the
+    other tail when it is near 1) and, where scipy's tail underflows, from a log-space sum.
+    """
     n_arr = v.real("n", n, low=1.0)
     if not np.all(n_arr == np.round(n_arr)):
         raise ValueError("n must hold whole numbers >= 1")
     p = v.probability("p", p, open_ends=True)
-    if answer not in (0, 1):
+    if isinstance(answer, bool) or answer not in (0, 1):
         raise ValueError(f"answer must be 0 (no) or 1 (yes), got {answer!r}")
     k = np.floor(n_arr / 2.0)
-    if answer == 1:
-        return -stats.binom.logsf(k, n_arr, p)
-    # -log(1 - P(S > n/2)) from the small tail, accurate where P(S <= n/2) rounds to 1
-    return -np.log1p(-stats.binom.sf(k, n_arr, p))
+    log_yes, log_no = _log_binomial_sf(k, n_arr, p)
+    out = -(log_yes if answer == 1 else log_no)
+    return out + 0.0
 
 
 def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.float64]:
@@ -187,14 +292,27 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
     p = v.probability("p", p, open_ends=True)
     if np.any(p == 0.5):
         raise ValueError("p must differ from 1/2 (the bound is vacuous there)")
-    log_tail = 0.5 * n_arr * np.log(4.0 * p * (1.0 - p))
-    return -np.log1p(-np.exp(log_tail))
+    # 4 p (1 - p) = 1 - (1 - 2p)^2, so log1p keeps it accurate near p = 1/2
+    log_tail = 0.5 * n_arr * np.log1p(-((1.0 - 2.0 * p) ** 2))
+    # -log(1 - e^t): log1p for small tails, expm1 where e^t is near 1
+    with np.errstate(divide="ignore"):
+        return np.where(log_tail < -0.7, -np.log1p(-np.exp(log_tail)), -np.log(-np.expm1(log_tail))) + 0.0
 
 
-def _log_binomial_weights(m: int, theta: float) -> NDArray[np.float64]:
-    """``log P(S = k)`` for ``S ~ Bin(m, theta)``, k = 0..m."""
-    k = np.arange(m + 1)
-    return log_binomial_coefficients(m) + k * np.log(theta) + (m - k) * np.log1p(-theta)
+def _window(f, peak: NDArray[np.int64], top: NDArray[np.float64], low: int, high: int, drop: NDArray[np.float64],
+            step: int) -> NDArray[np.int64]:
+    """The last integer ``k`` from ``peak`` in direction ``step`` (within [low, high]) with
+    ``f(k) >= top - drop``, for a concave ``f``, by vectorized bisection."""
+    inside = peak.copy()
+    outside = np.full_like(peak, high + 1 if step > 0 else low - 1)
+    while True:
+        gap = np.abs(outside - inside) > 1
+        if not gap.any():
+            return inside
+        mid = (inside + outside) // 2
+        ok = gap & (f(np.clip(mid, low, high)) >= top - drop)
+        inside = np.where(ok, mid, inside)
+        outside = np.where(gap & ~ok, mid, outside)
 
 
 def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDArray[np.float64]:
@@ -203,26 +321,64 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``b = 1 / (n epsilon)``); the set-up of Proposition 12.
 
     Given entry i = z, the output density is the binomial mixture
-    ``A_z(y) = sum_k P(Bin(n-1, theta) = k) Lap_b(y - (k + z) / n)``; both mixtures share the
-    weights and the Laplace exponents at the positions j / n, so each output costs O(n) cheap
-    operations in log-space.
+    ``A_z(y) = sum_k P(Bin(n-1, theta) = k) Lap_b(y - (k + z) / n)``. The leakage is computed
+    from the ratio ``D / A_1 = 1 - A_0 / A_1``, a weighted mean of
+    ``1 - exp(eps (|ny - k - 1| - |ny - k|))`` (``expm1``, no difference of logs), so it keeps
+    its relative accuracy at tiny epsilon. The summand ``log P(Bin = k) - eps |ny - 1 - k|`` is
+    concave in k: its peak has a closed form, and only the terms within
+    ``40 + log n + eps`` of the peak are summed (scipy's accurate binomial log-pmf); each
+    omitted term is below ``e^-40 / n`` of the largest one (and of ``e^-eps`` times it in the
+    ratio), so nothing representable is lost. Cost O(sqrt n) per output.
     """
-    n = v.integer("n", n, low=1)
-    th = float(v.probability("theta", theta, open_ends=True))
-    eps = float(v.positive("epsilon", epsilon))
+    n = v.integer("n", n, low=1, high=10**12)
+    th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
+    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     y_arr = v.real("y", y)
-    mech = LaplaceMechanism(eps, sensitivity=1.0 / n)
-    log_w = _log_binomial_weights(n - 1, th)
-    positions = np.arange(n + 1) / n
-    out = np.empty(y_arr.size)
-    for idx, y_val in enumerate(np.atleast_1d(y_arr).ravel()):
-        # the Laplace log-density at every position; its constant -log(2b) cancels in the ratio
-        expo = -np.abs(y_val - positions) / mech.scale
-        log_a0 = logsumexp_near_max(log_w + expo[:-1])
-        log_a1 = logsumexp_near_max(log_w + expo[1:])
-        log_py = np.logaddexp(np.log(th) + log_a1, np.log1p(-th) + log_a0)
-        out[idx] = max(max(log_a0, log_a1) - log_py, 0.0)
-    return out.reshape(y_arr.shape)
+    c_all = n * np.atleast_1d(y_arr).ravel() - 1.0  # entry i = 1 puts the count at k + 1
+    m = n - 1  # the other entries: S' ~ Bin(n - 1, theta)
+    log_odds = np.log(th) - np.log1p(-th)
+    drop = 40.0 + np.log(n) + eps
+
+    def f(k: NDArray[np.int64], c: NDArray[np.float64]) -> NDArray[np.float64]:
+        return stats.binom.logpmf(k, m, th) - eps * np.abs(c - k)
+
+    # maximisers of log pmf + eps k (left of c) and of log pmf - eps k (right of c): the largest
+    # k with P(k) / P(k - 1) = (m - k + 1) theta / (k (1 - theta)) >= e^{-eps}, resp. e^{+eps}
+    k_left = np.clip(np.floor((m + 1) / (1.0 + np.exp(-eps - log_odds))), 0, m)
+    k_right = np.clip(np.floor((m + 1) / (1.0 + np.exp(eps - log_odds))), 0, m)
+    cands = np.stack(np.broadcast_arrays(k_left, k_right, np.clip(np.floor(c_all), 0, m),
+                                         np.clip(np.ceil(c_all), 0, m))).astype(np.int64)
+    vals = f(cands, c_all)
+    cols = np.arange(c_all.size)
+    peak = cands[np.argmax(vals, axis=0), cols]
+    top = vals.max(axis=0)
+    first = _window(lambda k: f(k, c_all), peak, top, 0, m, drop, -1)
+    last = _window(lambda k: f(k, c_all), peak, top, 0, m, drop, +1)
+    width = int((last - first).max()) + 1 if c_all.size else 1
+    out = np.empty(c_all.size)
+    rows = max(1, 2_000_000 // width)
+    for lo in range(0, c_all.size, rows):
+        sl = slice(lo, lo + rows)
+        c = c_all[sl, None]
+        ks = first[sl, None] + np.arange(width)[None, :]
+        valid = ks <= last[sl, None]
+        kk = np.where(valid, ks, first[sl, None])
+        f1 = np.where(valid, f(kk, c), -np.inf)  # log P(S' = k) - eps |ny - (k + 1)|
+        a = np.abs(c - kk)                       # |ny - (k + 1)|: entry i = 1
+        b = np.abs(c + 1.0 - kk)                 # |ny - k|: entry i = 0
+        u = np.exp(f1 - f1.max(axis=1, keepdims=True))
+        u /= u.sum(axis=1, keepdims=True)
+        step = -eps * (b - a)                     # log of (A_0 term) / (A_1 term), in [-eps, eps]
+        q = (u * np.exp(step)).sum(axis=1)        # A_0 / A_1, a mean of positive terms
+        ratio = (u * -np.expm1(step)).sum(axis=1)  # 1 - A_0 / A_1 = D / A_1, accurate when small
+        # A_1 >= A_0: l = -log(theta + (1 - theta) q), through log1p(-(1 - theta) D / A_1) when q ~ 1;
+        # A_0 > A_1:  l = -log(1 - theta + theta / q), through log1p(theta (D / A_1) / q) when q ~ 1
+        with np.errstate(divide="ignore"):
+            right = np.where(ratio < 0.5, -np.log1p(-(1.0 - th) * np.clip(ratio, 0.0, None)), -np.log(th + (1.0 - th) * q))
+            left_small = th * np.minimum(ratio, 0.0) / q  # theta (1/q - 1) = theta (D / A_1) / q <= 0
+            left = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
+        out[sl] = np.where(q <= 1.0, right, left)
+    return np.maximum(out, 0.0).reshape(y_arr.shape)
 
 
 def laplace_count_pml_sup(theta: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -251,9 +407,156 @@ def dp_budget_for_pml(pml_target: ArrayLike, p: ArrayLike) -> NDArray[np.float64
     :func:`laplace_count_pml_bound`); ``inf`` when ``pml_target >= -log p`` (no noise needed)."""
     t = v.positive("pml_target", pml_target)
     p = v.real("p", p, low=0.0, high=0.5, low_open=True)
+    inside = t < -np.log(p)
+    # eps_P + log(1 - p) - log(1 - p e^{eps_P}), the last term as log(-expm1(eps_P + log p))
     with np.errstate(divide="ignore", invalid="ignore"):
-        budget = t + np.log1p(-p) - np.log1p(-p * np.exp(t))
-    return np.where(t < -np.log(p), budget, np.inf)
+        budget = t + np.log1p(-p) - np.log(-np.expm1(np.where(inside, t + np.log(p), -1.0)))
+    return np.where(inside, budget, np.inf) + 0.0
+
+
+def randomized_response_epsilon_for_pml(pml_target: ArrayLike, prior: ArrayLike) -> NDArray[np.float64]:
+    """Calibrate k-ary randomized response to a PML target (Section 3.3, Proposition 12's
+    reasoning for finite alphabets): the largest epsilon of ``mechanisms.RandomizedResponse``
+    whose leakage ``max_y log e^eps / (1 + P_X(y)(e^eps - 1))`` under ``prior`` stays at most
+    ``pml_target``. It is the inverse of the same function of ``p_min = min_x P_X(x)`` as
+    :func:`dp_budget_for_pml` (``inf`` when ``pml_target >= -log p_min``: releasing X in the
+    clear is then allowed)."""
+    prior = v.pmf("prior", prior)
+    if prior.shape[-1] < 2:
+        raise ValueError("prior must have at least two letters")
+    if not (prior > 0).all():
+        raise ValueError("prior must have full support (randomized response leaks infinitely about a letter of mass 0)")
+    return dp_budget_for_pml(pml_target, prior.min(axis=-1))
+
+
+def calibrate_to_pml(channel_of: Callable[[float], ArrayLike], prior: ArrayLike, pml_target: float,
+                     low: float, high: float) -> float:
+    """The largest parameter ``t`` in ``[low, high]`` of a one-parameter family of mechanisms
+    ``channel_of(t)`` whose leakage ``pml_sup(prior, channel_of(t))`` stays at most
+    ``pml_target`` (Section 3.3: choosing a mechanism for a PML budget). The leakage must
+    increase with ``t`` (less noise); found by Brent's method to full precision. Returns ``high``
+    when even ``high`` is within the budget; raises ValueError when ``low`` is not."""
+    target = v.scalar("pml_target", pml_target, low=0.0, low_open=True)
+    lo = v.scalar("low", low)
+    hi = v.scalar("high", high)
+    if not lo < hi:
+        raise ValueError(f"low must be below high, got low={lo:g}, high={hi:g}")
+    if not callable(channel_of):
+        raise TypeError("channel_of must be a function of the parameter returning a channel")
+    prior = v.pmf("prior", prior)
+
+    def excess(t: float) -> float:
+        return float(pml_sup(prior, channel_of(t))) - target
+
+    if excess(hi) <= 0:
+        return hi
+    if excess(lo) > 0:
+        raise ValueError(f"low={lo:g} already leaks more than pml_target={target:g}")
+    return float(optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+
+
+# --- mechanisms on databases (Section 4) -------------------------------------------------------
+# A database of n entries from an alphabet of k letters is indexed by its position in
+# lexicographic order (itertools.product(range(k), repeat=n): the first entry varies slowest);
+# ``prior[x]`` is a distribution over the k^n databases and ``channel[x, y]`` a mechanism on them.
+
+
+def _database_shape(name: str, rows: int, alphabet_size: int) -> int:
+    k = v.integer("alphabet_size", alphabet_size, low=2, high=1000)
+    n = int(round(np.log(rows) / np.log(k))) if rows > 1 else 0
+    if n < 1 or k**n != rows:
+        raise ValueError(f"{name} must have alphabet_size^n rows (one per database), got {rows} rows for alphabet_size {k}")
+    return n
+
+
+def product_prior(marginals: ArrayLike) -> NDArray[np.float64]:
+    """The product distribution over databases (the set of Theorem 9 parts 2-3 and Theorem 11
+    part 2): ``marginals[i, a] = P(X_i = a)``; returns the k^n vector in lexicographic order."""
+    marg = v.pmf("marginals", marginals)
+    if marg.ndim != 2 or marg.shape[-1] < 2:
+        raise ValueError(f"marginals must be a 2-D array (entries x letters, at least 2 letters), got shape {marg.shape}")
+    v.size_limit("marginals", float(marg.shape[1]) ** marg.shape[0], 2**24, "databases")
+    out = np.ones(1)
+    for row in marg:
+        out = (out[:, None] * row[None, :]).ravel()
+    return out
+
+
+def database_dp_epsilon(channel: ArrayLike, alphabet_size: int) -> float:
+    """Definition 4.1: the DP parameter ``max_y max_i max_{x_-i} max_{a, b}
+    log P(y | a, x_-i) / P(y | b, x_-i)`` of a mechanism on databases (replace-one neighbours;
+    Theorem 9 parts 1-3 characterise it through PML). ``inf`` when some output is possible for
+    a database and impossible for a neighbour."""
+    channel = v.channel("channel", channel)
+    n = _database_shape("channel", channel.shape[0], alphabet_size)
+    k = int(alphabet_size)
+    with np.errstate(divide="ignore"):
+        log_p = np.log(channel).reshape((k,) * n + (channel.shape[1],))
+    worst = 0.0
+    for i in range(n):
+        hi, lo = log_p.max(axis=i), log_p.min(axis=i)
+        with np.errstate(invalid="ignore"):
+            spread = np.where(hi == -np.inf, 0.0, hi - lo)  # outputs impossible for all neighbours
+        worst = max(worst, float(spread.max()))
+    return worst
+
+
+def free_lunch_epsilon(channel: ArrayLike) -> float:
+    """Definition 4.2 (free-lunch privacy): ``max_y max_{x, x'} log P(y | x) / P(y | x')`` over
+    all pairs of databases, i.e. the leakage capacity of the mechanism on the database alphabet
+    (Theorem 11 part 1 is Theorem 2 applied there); see :func:`leakage_capacity`."""
+    return leakage_capacity(channel)
+
+
+def _entry_axes(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int):
+    prior, channel = _prior_channel(prior, channel)
+    if prior.ndim != 1 or channel.ndim != 2:
+        raise ValueError("prior must be one vector over databases and channel one 2-D matrix")
+    n = _database_shape("prior", prior.size, alphabet_size)
+    i = v.integer("i", i, low=0, high=n - 1)
+    k = int(alphabet_size)
+    p = np.moveaxis(prior.reshape((k,) * n), i, 0).reshape(k, -1)                      # [x_i, x_-i]
+    ch = np.moveaxis(channel.reshape((k,) * n + (-1,)), i, 0).reshape(k, -1, channel.shape[1])  # [x_i, x_-i, y]
+    return p, ch
+
+
+def entry_pml(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int) -> NDArray[np.float64]:
+    """``l(X_i -> y)`` for every output: the PML about entry i of a mechanism on databases under
+    a (possibly correlated) prior over databases (Theorem 9 part 3 for product priors, Theorem 11
+    part 3 and Theorem 10 for correlated ones). It is the PML of the channel
+    ``P(y | X_i = a) = sum_{x_-i} P(x_-i | a) P(y | a, x_-i)`` under the marginal of X_i."""
+    p, ch = _entry_axes(prior, channel, i, alphabet_size)
+    marginal = p.sum(axis=1)
+    joint = np.einsum("ar,ary->ay", p, ch)  # P(X_i = a, y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        law = np.where(marginal[:, None] > 0, joint / marginal[:, None], 1.0 / joint.shape[1])
+    return pml(marginal, law / law.sum(axis=1, keepdims=True))
+
+
+def conditional_pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
+    """Conditional PML (Saeidian et al. 2023b, Def. 3, recalled in Section 2):
+    ``l(X -> y | z) = log max_{x: P(x | z) > 0} P(y | x, z) / P(y | z)`` for side information
+    Z, from the joint ``prior[x, z] = P(X = x, Z = z)`` and ``channel[x, z, y] = P(y | x, z)``;
+    returns ``[z, y]``. Every side-information value must have positive probability."""
+    joint = v.pmf("prior", np.asarray(prior, dtype=float).ravel()).reshape(np.shape(prior))
+    if joint.ndim != 2:
+        raise ValueError(f"prior must be a 2-D joint pmf P(X = x, Z = z), got shape {joint.shape}")
+    ch = v.real("channel", channel, low=0.0)
+    if ch.ndim != 3 or ch.shape[:2] != joint.shape:
+        raise ValueError(f"channel must have shape (x, z, y) = {joint.shape + ('m',)}, got {ch.shape}")
+    v.pmf("channel", ch)
+    p_z = joint.sum(axis=0)
+    if not (p_z > 0).all():
+        raise ValueError("prior gives some side-information value z probability 0 (conditional PML is undefined there)")
+    return pml((joint / p_z).T, np.moveaxis(ch, 1, 0))
+
+
+def conditional_entry_pml(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int) -> NDArray[np.float64]:
+    """``l(X_i -> y | X_-i = x_-i)`` for every rest of the database ``x_-i`` (rows, in
+    lexicographic order of the other entries) and output (columns): the informed adversary of
+    Theorem 9 parts 1-2. The prior must give every ``x_-i`` positive probability."""
+    p, ch = _entry_axes(prior, channel, i, alphabet_size)
+    return conditional_pml(p, ch)
 
 
 def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: ArrayLike) -> NDArray[np.float64]:
@@ -261,57 +564,228 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
     rho, all n binary entries equal one Bernoulli(theta) bit and otherwise they are i.i.d.
     Bernoulli(theta); the sup sits in the two tails (a model for the paper's Theorem 10)."""
     n_arr = v.real("n", n, low=1.0)
-    th = float(v.probability("theta", theta, open_ends=True))
-    eps = float(v.positive("epsilon", epsilon))
+    if not np.all(n_arr == np.round(n_arr)):
+        raise ValueError("n must hold whole numbers >= 1")
+    th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
+    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     r = v.probability("rho", rho)
     n_arr, r = np.broadcast_arrays(n_arr, r)
-    log_ap = np.log1p(th * np.expm1(eps))      # a_+ = 1 - theta + theta e^eps
-    log_am = np.log1p(th * np.expm1(-eps))     # a_- = 1 - theta + theta e^-eps
     with np.errstate(divide="ignore"):
         log_r, log_1r = np.log(r), np.log1p(-r)
 
-    def tail(sign: float, log_a: float) -> NDArray[np.float64]:
-        m1 = np.logaddexp(log_r + sign * eps * n_arr, log_1r + sign * eps + (n_arr - 1) * log_a)
-        m0 = np.logaddexp(log_r, log_1r + (n_arr - 1) * log_a)
-        mix = np.logaddexp(np.log(th) + m1, np.log1p(-th) + m0)
-        return np.maximum(m0, m1) - mix
+    def tail(sign: float) -> NDArray[np.float64]:
+        # beyond the atoms the two entry-conditional densities are proportional to
+        # M_1 = rho e^{s eps n} + (1 - rho) e^{s eps} a^{n-1} and M_0 = rho + (1 - rho) a^{n-1},
+        # a = 1 - theta + theta e^{s eps}; both are scaled by a^{-(n-1)} so that delta =
+        # log M_1 / M_0 is formed without differences of large numbers
+        log_a = np.log1p(th * np.expm1(sign * eps))
+        d = -np.log1p((1.0 - th) * np.expm1(-sign * eps))  # s eps - log a, accurately
+        m1 = np.logaddexp(log_r + sign * eps + (n_arr - 1) * d, log_1r + sign * eps)
+        m0 = np.logaddexp(log_r - (n_arr - 1) * log_a, log_1r)
+        delta = m1 - m0
+        small = np.abs(delta) < 0.1
+        if small.any():
+            # near 0, delta = log1p((M_1 - M_0) / M_0) with M_1 - M_0 = rho a^{-(n-1)} expm1(s eps n)
+            # + (1 - rho) expm1(s eps), two terms of one sign (scaled as above)
+            with np.errstate(over="ignore", invalid="ignore"):
+                w = np.exp(log_r - (n_arr - 1) * log_a)
+                fine = np.log1p((w * np.expm1(sign * eps * n_arr) + (1.0 - r) * np.expm1(sign * eps)) / (w + (1.0 - r)))
+            delta = np.where(small & np.isfinite(fine), fine, delta)
+        # l = -log(theta M_1 / M + (1 - theta) M_0 / M) with M = max(M_0, M_1)
+        # (log1p where the argument is small, the direct sum of positive terms elsewhere)
+        pos, neg = np.maximum(delta, 0.0), np.minimum(delta, 0.0)
+        x_up = (1.0 - th) * np.expm1(-pos)
+        up = np.where(x_up > -0.5, -np.log1p(x_up), -np.log(th + (1.0 - th) * np.exp(-pos)))
+        x_down = th * np.expm1(neg)
+        down = np.where(x_down > -0.5, -np.log1p(x_down), -np.log((1.0 - th) + th * np.exp(neg)))
+        return np.where(delta >= 0, up, down)
 
-    return np.maximum(tail(1.0, log_ap), tail(-1.0, log_am))
+    return np.maximum(np.maximum(tail(1.0), tail(-1.0)), 0.0)
+
+
+def _lattice(support: NDArray[np.float64]) -> tuple[int, NDArray[np.int64]]:
+    """The smallest ``L <= 1000`` with every support point on ``{k / L}``, and the steps ``k``."""
+    for lattice in range(1, 1001):
+        steps = support * lattice
+        if np.allclose(steps, np.round(steps), rtol=0.0, atol=1e-9):
+            return lattice, np.round(steps).astype(np.int64)
+    raise ValueError("support must lie on a lattice k / L with L <= 1000")
+
+
+def _lattice_sum_law(n: int, steps: NDArray[np.int64], probs: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Values ``t`` and probabilities of ``T = sum of n i.i.d. draws of steps`` on the window
+    ``n mean +- h`` outside which Hoeffding's inequality leaves less than 1e-30 of the mass
+    (the whole range when that is shorter). Computed from the characteristic function by one FFT
+    of the window's length (the law modulo that length; what wraps around is below 1e-30), so
+    the cost is O(sqrt(n) log n) for a fixed support."""
+    span = int(steps.max() - steps.min())
+    mean = float(probs @ steps)
+    if span == 0:
+        return np.array([n * int(steps[0])]), np.array([1.0])
+    half = int(np.ceil(span * np.sqrt(n * np.log(2e30) / 2.0))) + 1
+    lo = max(n * int(steps.min()), int(np.floor(n * mean)) - half)
+    hi = min(n * int(steps.max()), int(np.ceil(n * mean)) + half)
+    size = int(hi - lo + 1)
+    v.size_limit("n", size, 2**25, "lattice points")
+    length = 1 << int(np.ceil(np.log2(size)))
+    omega = 2.0 * np.pi * np.arange(length // 2 + 1) / length
+    # log E exp(-i omega (step - mean)) = log1p(w): w's real part -2 sum p sin^2(theta / 2) and
+    # imaginary part -sum p sin(theta) are formed without cancellation, so n log(.) keeps its
+    # accuracy where |phi|^n matters (a plain exp(n log phi) would carry n * 1e-16 errors)
+    theta = omega[:, None] * (steps[None, :] - mean)
+    u = -2.0 * (probs * np.sin(0.5 * theta) ** 2).sum(axis=1)
+    w = -(probs * np.sin(theta)).sum(axis=1)
+    with np.errstate(divide="ignore"):  # |phi| = 0 at some frequencies of a periodic law
+        log_abs = 0.5 * np.log1p(2.0 * u + u * u + w * w)
+    angle = np.arctan2(w, 1.0 + u)
+    # shift the window to start at index 0: multiply by exp(-i omega (n mean - lo))
+    power = np.exp(n * log_abs + 1j * (n * angle - omega * (n * mean - lo)))
+    law = np.fft.irfft(power, length)[:size]
+    return np.arange(lo, hi + 1), np.maximum(law, 0.0)
+
+
+def _tilted_cell_log_mass(n: int, steps: NDArray[np.int64], probs: NDArray[np.float64], first: int, last: int,
+                          anchor: float) -> float:
+    """``log P(first <= T <= last)`` for a range of lattice sums away from the mean, with relative
+    accuracy: the step law is exponentially tilted, ``p_lam(s) ~ p(s) e^{lam s}``, so that the
+    tilted sum has mean ``anchor`` (the range's end nearest the mean); the tilted law there comes
+    from the FFT of :func:`_lattice_sum_law`, and ``P(T = t) = P_lam(T = t) M(lam)^n e^{-lam t}``."""
+    keep = probs > 0
+    s_k, log_p = steps[keep].astype(float), np.log(probs[keep])
+    lo_s, hi_s = s_k.min(), s_k.max()
+    target = float(np.clip(anchor / n, lo_s + 0.25 / n, hi_s - 0.25 / n))
+
+    def tilted_mean(lam: float) -> float:
+        w = log_p + lam * s_k
+        w = np.exp(w - w.max())
+        return float((w * s_k).sum() / w.sum()) - target
+
+    bound = 1.0
+    while tilted_mean(-bound) > 0 or tilted_mean(bound) < 0:
+        bound *= 2.0
+        if bound > 1e6:
+            break
+    lam = float(optimize.brentq(tilted_mean, -bound, bound, xtol=1e-14, rtol=1e-14))
+    log_w = log_p + lam * s_k
+    log_m = float(special.logsumexp(log_w))
+    tilted = np.zeros_like(probs)
+    tilted[keep] = np.exp(log_w - log_m)
+    t, law = _lattice_sum_law(n, steps, tilted / tilted.sum())
+    inside = (t >= first) & (t <= last) & (law > 0)
+    if not inside.any():
+        return -np.inf
+    return float(special.logsumexp(np.log(law[inside]) + n * log_m - lam * t[inside]))
 
 
 def quantized_mean_min_entropy(n: int, support: ArrayLike, probs: ArrayLike, cells: int = 10) -> float:
     """Example 3.1: min-entropy of the sample mean of n i.i.d. draws, quantised to ``cells``
-    equal cells of [0, 1] (cell ``min(floor(cells t), cells - 1)``). The support must lie on a
-    lattice ``k / L``; the law of the sum is an exact convolution power on that lattice."""
-    n = v.integer("n", n, low=1)
+    equal cells of [0, 1] (cell ``min(floor(cells t), cells - 1)``, in exact integer
+    arithmetic). The support must lie on a lattice ``k / L``; the law of the sum on that lattice
+    comes from its characteristic function by one FFT over the window that holds all but 1e-30
+    of the mass, so the cost grows like sqrt(n) (n = 10^7 takes milliseconds). Cells that the
+    plain FFT resolves to less than 1e-8 are recomputed under an exponential tilt that centres
+    the law on them, so their masses keep relative accuracy; the min-entropy is then
+    ``-log1p(-(mass outside the modal cell))`` and stays accurate (not rounded to 0) while it
+    is representable."""
+    n = v.integer("n", n, low=1, high=10**12)
     support = v.real("support", support, low=0.0, high=1.0)
     probs = v.pmf("probs", probs)
-    cells = v.integer("cells", cells, low=1)
-    if support.shape != probs.shape:
-        raise ValueError("support and probs must have the same length")
-    for lattice in range(1, 1001):
-        steps = support * lattice
-        if np.allclose(steps, np.round(steps), atol=1e-9):
-            break
-    else:
-        raise ValueError("support must lie on a lattice k / L with L <= 1000")
-    kernel = np.zeros(int(round(steps.max())) + 1)
-    np.add.at(kernel, np.round(steps).astype(int), probs)
-    law = np.array([1.0])
-    power, base, k = law, kernel, n
-    while k:  # exponentiation by squaring of the convolution
-        if k & 1:
-            power = np.convolve(power, base)
-        base = np.convolve(base, base)
-        k >>= 1
-    means = np.arange(power.size) / (lattice * n)
-    cell = np.minimum(np.floor(means * cells + 1e-12).astype(int), cells - 1)
-    mass = np.bincount(cell, weights=power, minlength=cells)
-    return float(-np.log(mass.max()))
+    cells = v.integer("cells", cells, low=1, high=10**4)
+    if support.ndim != 1 or support.shape != probs.shape:
+        raise ValueError(f"support and probs must be vectors of the same length, got shapes {support.shape} and {probs.shape}")
+    lattice, steps = _lattice(support)
+    t, law = _lattice_sum_law(n, steps, probs)
+    cell = np.minimum((t * cells) // (lattice * n), cells - 1)
+    mass = np.bincount(cell, weights=law, minlength=cells)
+    modal = int(np.argmax(mass))
+    # lattice sums reachable by n draws, and the range of sums falling in each cell
+    lo_t, hi_t = n * int(steps[probs > 0].min()), n * int(steps[probs > 0].max())
+    c = np.arange(cells)
+    firsts = -((-c * lattice * n) // cells)              # smallest t with t cells >= c L n
+    lasts = np.append(firsts[1:] - 1, lattice * n)       # the last cell holds the top
+    centre = float(probs @ steps) * n
+    log_rest = []
+    for k in range(cells):
+        if k == modal:
+            continue
+        first, last = max(int(firsts[k]), lo_t), min(int(lasts[k]), hi_t)
+        if first > last:
+            continue  # no sum of n draws falls in this cell
+        if mass[k] > 1e-8:
+            log_rest.append(np.log(mass[k]))
+            continue
+        anchor = first if first > centre else last
+        span = float(hi_t - lo_t) / n
+        if -2.0 * (anchor - centre) ** 2 / (n * span**2) < -800.0:
+            continue  # Hoeffding: below e^-800, nothing representable to add
+        log_rest.append(_tilted_cell_log_mass(n, steps, probs, first, last, anchor))
+    if not log_rest:
+        return 0.0
+    rest = float(np.exp(special.logsumexp(log_rest)))
+    h = -np.log1p(-rest) if rest < 0.5 else -np.log(mass[modal])
+    return float(max(h, 0.0)) + 0.0
+
+
+def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float, rate_outside: float,
+                                     cells: int = 10) -> float:
+    """Example 3.2: min-entropy of the pair of quantised relative frequencies of an event (lung
+    disease) among the members of a group (smokers) and among the others, in an i.i.d. database
+    of n records where a record is in the group with probability ``group`` and has the event
+    with probability ``rate_in_group`` or ``rate_outside``. Each frequency ``d / m`` is
+    quantised to ``min(floor(cells d / m), cells - 1)``; an empty group gets its own symbol.
+
+    Exact: given m members, the two event counts are independent binomials, so the joint law
+    of the two cells is a mixture over m of products of binomial cell probabilities (scipy's
+    accurate cdf at the integer cell edges), summed over the group sizes that carry all but
+    1e-30 of the mass; cost O(sqrt(n) cells^2).
+    """
+    n = v.integer("n", n, low=1, high=10**12)
+    g = v.scalar("group", group, low=0.0, high=1.0, low_open=True, high_open=True)
+    r_in = v.scalar("rate_in_group", rate_in_group, low=0.0, high=1.0)
+    r_out = v.scalar("rate_outside", rate_outside, low=0.0, high=1.0)
+    cells = v.integer("cells", cells, low=1, high=1000)
+    # group sizes outside [lo, hi] carry less than 1e-31 of the mass together by Hoeffding's
+    # inequality (each joint cell changes by less than that; the modal one holds at least
+    # 1 / (cells + 1)^2)
+    half = np.sqrt(n * np.log(2e31) / 2.0)
+    lo = int(max(np.floor(n * g - half), 0))
+    hi = int(min(np.ceil(n * g + half), n))
+    v.size_limit("n", (hi - lo + 1) * (cells + 1) ** 2, 5e8, "table entries")
+    sizes = np.arange(lo, hi + 1)
+    members = stats.binom.pmf(sizes, n, g)
+
+    def cell_law(rate: float, trials: NDArray[np.int64]) -> NDArray[np.float64]:
+        # [m, c]: P(cell c | m trials); column `cells` is the empty-group symbol (m = 0). Each
+        # cell's probability is a difference of cdfs below the median and of sfs above it, so
+        # that cells in either tail keep their relative accuracy
+        edges = -((-np.arange(cells + 1)[None, :] * trials[:, None]) // cells)  # ceil(c m / cells)
+        edges[:, -1] = trials + 1                                                # last cell holds d = m
+        cdf = stats.binom.cdf(edges - 1, trials[:, None], rate)
+        sf = stats.binom.sf(edges - 1, trials[:, None], rate)
+        law = np.zeros((trials.size, cells + 1))
+        law[:, :cells] = np.where(cdf[:, :-1] < 0.5, np.diff(cdf, axis=1), -np.diff(sf, axis=1))
+        law = np.maximum(law, 0.0)
+        empty = trials == 0
+        law[empty] = 0.0
+        law[empty, cells] = 1.0
+        return law
+
+    inside, outside = cell_law(r_in, sizes), cell_law(r_out, n - sizes)
+    joint = np.einsum("m,mi,mj->ij", members, inside, outside)
+    i, j = np.unravel_index(np.argmax(joint), joint.shape)
+    # 1 - P(modal cell) from the other cells (no cancellation): given m, the pair misses the
+    # modal cell with probability r_s + r_o - r_s r_o, r the other cells' mass of each group
+    # (the group sizes outside the window add less than 1e-31)
+    r_s = np.delete(inside, i, axis=1).sum(axis=1)
+    r_o = np.delete(outside, j, axis=1).sum(axis=1)
+    rest = float(members @ (r_s + r_o - r_s * r_o))
+    h = -np.log1p(-rest) if rest < 0.5 else -np.log(joint[i, j])
+    return float(max(h, 0.0)) + 0.0
 
 
 def set_partitions(k: int) -> list[NDArray[np.int64]]:
-    """Every partition of {0, ..., k-1} as a label vector (restricted growth strings)."""
+    """Every partition of {0, ..., k-1} as a label vector (restricted growth strings): the
+    deterministic attributes ``f(X)`` of a k-letter secret, up to relabelling (Theorem 6)."""
     k = v.integer("k", k, low=1, high=10)
     out: list[NDArray[np.int64]] = []
 

@@ -145,3 +145,249 @@ def test_quantized_mean_hand_values_and_boundary_trap():
 
 def test_set_partitions_are_the_bell_numbers():
     assert [len(leakage.set_partitions(k)) for k in range(1, 7)] == [1, 2, 5, 15, 52, 203]
+
+
+# --- mechanisms on databases (Section 4) ---------------------------------------------------------
+
+import itertools  # noqa: E402
+
+
+def _dbs(k, n):
+    return np.array(list(itertools.product(range(k), repeat=n)))
+
+
+def test_product_prior_is_the_outer_product_in_lexicographic_order():
+    got = leakage.product_prior([[0.2, 0.8], [0.5, 0.5], [0.1, 0.9]])
+    want = [a * b * c for a, b, c in itertools.product([0.2, 0.8], [0.5, 0.5], [0.1, 0.9])]
+    np.testing.assert_allclose(got, want, rtol=1e-15)
+
+
+def test_database_dp_epsilon_against_neighbour_pairs_and_randomized_response():
+    rng = np.random.default_rng(5)
+    k, n = 3, 2
+    dbs = _dbs(k, n)
+    ch = rng.dirichlet(np.ones(4), size=k**n)
+    brute = max(np.abs(np.log(ch[a]) - np.log(ch[b])).max()
+                for a, b in itertools.combinations(range(k**n), 2) if (dbs[a] != dbs[b]).sum() == 1)
+    assert leakage.database_dp_epsilon(ch, k) == pytest.approx(brute, rel=1e-13)
+    # per-entry randomized response with eps on 3 binary entries is eps-DP, eps n free-lunch
+    rr = mechanisms.RandomizedResponse(0.4, 2).matrix()
+    full = rr
+    for _ in range(2):
+        full = np.kron(full, rr)
+    assert leakage.database_dp_epsilon(full, 2) == pytest.approx(0.4, rel=1e-12)
+    assert leakage.free_lunch_epsilon(full) == pytest.approx(1.2, rel=1e-12)
+
+
+def test_database_dp_epsilon_infinite_when_a_neighbour_cannot_produce_an_output():
+    ch = np.array([[1.0, 0.0], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]])
+    assert leakage.database_dp_epsilon(ch, 2) == np.inf
+
+
+def test_entry_and_conditional_pml_against_hand_marginalisation():
+    rng = np.random.default_rng(6)
+    k, n = 2, 3
+    dbs = _dbs(k, n)
+    ch = rng.dirichlet(np.ones(3), size=k**n)
+    prior = rng.dirichlet(np.ones(k**n))
+    for i in range(n):
+        joint = prior[:, None] * ch
+        rows = np.array([joint[dbs[:, i] == a].sum(axis=0) for a in range(k)])
+        hand = np.log((rows / rows.sum(axis=1, keepdims=True)).max(axis=0) / rows.sum(axis=0))
+        np.testing.assert_allclose(leakage.entry_pml(prior, ch, i, k), hand, rtol=1e-12)
+        cond = leakage.conditional_entry_pml(prior, ch, i, k)
+        others = [j for j in range(n) if j != i]
+        for r, rest in enumerate(itertools.product(range(k), repeat=n - 1)):
+            sel = np.all(dbs[:, others] == rest, axis=1)
+            p = prior[sel] / prior[sel].sum()
+            np.testing.assert_allclose(cond[r], np.log(ch[sel].max(axis=0) / (p @ ch[sel])), rtol=1e-12, atol=1e-15)
+
+
+def test_conditional_pml_reduces_to_pml_for_independent_side_information():
+    rng = np.random.default_rng(7)
+    px, pz = rng.dirichlet(np.ones(3)), rng.dirichlet(np.ones(2))
+    ch = rng.dirichlet(np.ones(4), size=3)
+    got = leakage.conditional_pml(np.outer(px, pz), np.repeat(ch[:, None, :], 2, axis=1))
+    np.testing.assert_allclose(got, np.vstack([leakage.pml(px, ch)] * 2), rtol=1e-13)
+
+
+def test_randomized_response_calibration_hits_the_target():
+    prior = np.array([0.1, 0.2, 0.3, 0.4])
+    eps = float(leakage.randomized_response_epsilon_for_pml(0.25, prior))
+    rr = mechanisms.RandomizedResponse(eps, 4).matrix()
+    assert float(leakage.pml_sup(prior, rr)) == pytest.approx(0.25, rel=1e-12)
+    generic = leakage.calibrate_to_pml(lambda e: mechanisms.RandomizedResponse(e, 4).matrix(), prior, 0.25, 1e-6, 30.0)
+    assert generic == pytest.approx(eps, rel=1e-10)
+    assert leakage.randomized_response_epsilon_for_pml(-np.log(0.1), prior) == np.inf
+
+
+def test_relative_frequencies_small_n_by_enumeration():
+    from math import comb
+
+    n, g, a, b, cells = 4, 0.3, 0.25, 0.05, 10
+    probs = [g * a, g * (1 - a), (1 - g) * b, (1 - g) * (1 - b)]
+    joint = {}
+    for c in itertools.product(range(n + 1), repeat=3):
+        if sum(c) > n:
+            continue
+        d = n - sum(c)
+        p = comb(n, c[0]) * comb(n - c[0], c[1]) * comb(n - c[0] - c[1], c[2])
+        p *= probs[0] ** c[0] * probs[1] ** c[1] * probs[2] ** c[2] * probs[3] ** d
+        m1, m2 = c[0] + c[1], c[2] + d
+        key = (cells if m1 == 0 else min(c[0] * cells // m1, cells - 1), cells if m2 == 0 else min(c[2] * cells // m2, cells - 1))
+        joint[key] = joint.get(key, 0.0) + p
+    assert leakage.relative_frequencies_min_entropy(n, g, a, b, cells) == pytest.approx(-np.log(max(joint.values())), rel=1e-12)
+
+
+def test_posterior_min_entropy_is_positive_where_the_posterior_is_nearly_certain():
+    ys = np.array([100.0, 700.0])
+    h = leakage.posterior_min_entropy_from_likelihood([0.5, 0.5], np.vstack([-ys, np.log(2.0) - 2 * ys]))
+    np.testing.assert_allclose(h, 2 * np.exp(-ys), rtol=1e-12)
+
+
+# --- numerics at the edges (issue 15) ------------------------------------------------------------
+
+def test_threshold_query_finite_where_a_tail_rounds_to_one_or_underflows():
+    got = leakage.threshold_query_leakage([10.0, 100.0], 1 - 1e-12, answer=0)
+    np.testing.assert_allclose(got, [132.62578710195954, 1314.7683202426995], rtol=1e-12)
+    tiny = leakage.threshold_query_leakage(1000.0, 1e-9, answer=0)
+    assert 0 < tiny < 1e-300 or tiny == pytest.approx(0.0, abs=1e-300)
+    assert np.isfinite(leakage.threshold_query_leakage(10**6, 0.1, answer=1))
+
+
+def test_pml_keeps_relative_accuracy_at_tiny_epsilon():
+    eps, prior = 1e-12, np.array([0.1, 0.2, 0.3, 0.4])
+    rr = mechanisms.RandomizedResponse(eps, 4).matrix()
+    # the PML of y computed from this float channel, exactly (rationals)
+    from fractions import Fraction
+
+    for y in range(4):
+        p_y = sum(Fraction(prior[x]) * Fraction(rr[x, y]) for x in range(4))
+        exact = float(Fraction(rr[:, y].max()) / p_y - 1)  # l = log1p(exact)
+        assert float(leakage.pml(prior, rr)[y]) == pytest.approx(np.log1p(exact), rel=1e-9)
+
+
+def test_laplace_count_pml_matches_mpmath_at_extreme_epsilons():
+    import mpmath
+
+    mpmath.mp.dps = 40
+    n, th = 40, 0.3
+
+    def ref(eps, y):
+        th_, e_, y_ = mpmath.mpf(th), mpmath.mpf(eps), mpmath.mpf(y)
+        a = [mpmath.fsum(mpmath.binomial(n - 1, k) * th_**k * (1 - th_) ** (n - 1 - k)
+                         * mpmath.exp(-n * e_ * abs(y_ - mpmath.mpf(k + z) / n)) for k in range(n)) for z in (0, 1)]
+        return mpmath.log(max(a) / (th_ * a[1] + (1 - th_) * a[0]))
+
+    for eps in (1e-8, 1e-3, 1.0, 10.0, 40.0):
+        for y in (-0.25, 0.125, 0.3125, 0.875, 1.5):  # n y exact in binary
+            assert float(leakage.laplace_count_pml(n, th, eps, y)) == pytest.approx(float(ref(eps, y)), rel=1e-12, abs=1e-300)
+
+
+def test_laplace_count_pml_window_equals_full_sum_for_large_n():
+    from scipy import special, stats
+
+    n, theta, eps = 20000, 0.35, 0.05
+    k = np.arange(n)
+    log_w = stats.binom.logpmf(k, n - 1, theta)
+    for y in [-0.3, 0.2, 0.35, 0.9, 1.4]:
+        a = [special.logsumexp(log_w - eps * np.abs(n * y - (k + z))) for z in (0, 1)]
+        full = max(a) - np.logaddexp(np.log(theta) + a[1], np.log1p(-theta) + a[0])
+        assert float(leakage.laplace_count_pml(n, theta, eps, y)) == pytest.approx(full, rel=1e-9, abs=1e-15)
+
+
+def test_quantized_mean_large_n_is_fast_and_exact_small_n():
+    assert leakage.quantized_mean_min_entropy(10**7, [0, 0.25, 1], [0.5, 0.3, 0.2]) == pytest.approx(0.0, abs=1e-12)
+    assert leakage.quantized_mean_min_entropy(10**7, [0, 0.5, 1], [0.3, 0.4, 0.3]) == pytest.approx(np.log(2), abs=1e-3)
+
+
+@pytest.mark.parametrize("call, fragment", [
+    (lambda: leakage.pml_sup([0.5, 0.6], [[1, 0], [0, 1]]), "prior"),
+    (lambda: leakage.entry_pml(np.full(8, 1 / 8), np.eye(8), 3, 2), "i must be an integer"),
+    (lambda: leakage.entry_pml(np.full(6, 1 / 6), np.eye(6), 0, 2), "alphabet_size"),
+    (lambda: leakage.database_dp_epsilon(np.eye(4), 1), "alphabet_size"),
+    (lambda: leakage.conditional_pml([[0.5, 0.0], [0.5, 0.0]], np.ones((2, 2, 1))), "prior"),
+    (lambda: leakage.laplace_count_pml(5, [0.3, 0.4], 1.0, 0.0), "theta must be a single"),
+    (lambda: leakage.calibrate_to_pml(lambda e: np.eye(2), [0.5, 0.5], 0.1, 1.0, 0.5), "low must be below high"),
+    (lambda: leakage.randomized_response_epsilon_for_pml(0.2, [1.0, 0.0]), "prior must have full support"),
+    (lambda: leakage.quantized_mean_min_entropy(10**12, [0, 0.001, 1], [0.2, 0.3, 0.5]), "n too large"),
+])
+def test_bad_input_names_the_argument(call, fragment):
+    with pytest.raises((ValueError, TypeError), match=fragment):
+        call()
+
+
+# --- accuracy against mpmath at eps in {1e-8, 1e-3, 1, 10, 40} (issue 15) --------------------------
+
+EPSILONS = [1e-8, 1e-3, 1.0, 10.0, 40.0]
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_pml_of_randomized_response_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    prior = np.array([0.1, 0.2, 0.3, 0.4])
+    rr = mechanisms.RandomizedResponse(eps, 4).matrix()
+    total = mpmath.fsum(mpmath.mpf(q) for q in prior)  # the float prior, normalised exactly
+    for y in range(4):
+        p_y = mpmath.fsum(mpmath.mpf(prior[x]) * mpmath.mpf(rr[x, y]) for x in range(4)) / total
+        ref = mpmath.log(max(mpmath.mpf(rr[x, y]) for x in range(4)) / p_y)
+        assert float(leakage.pml(prior, rr)[y]) == pytest.approx(float(ref), rel=1e-12)
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_count_query_closed_forms_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    e = mpmath.mpf(eps)
+    for th in (1e-6, 0.3, 0.5):
+        t = mpmath.mpf(th)
+        right = e - mpmath.log(1 - t + t * mpmath.exp(e))
+        left = e - mpmath.log(t + (1 - t) * mpmath.exp(e))
+        assert float(leakage.laplace_count_pml_sup(th, eps)) == pytest.approx(float(max(right, left)), rel=1e-13)
+    for p in (1e-6, 0.2, 0.5):
+        ref = e - mpmath.log(1 + mpmath.mpf(p) * mpmath.expm1(e))
+        assert float(leakage.laplace_count_pml_bound(p, eps)) == pytest.approx(float(ref), rel=1e-13)
+        # the inverse, at a target inside its domain (-log p is where no noise is needed)
+        target = min(eps, 0.5 * -np.log(p))
+        tm = mpmath.mpf(target)
+        inv = tm + mpmath.log(1 - mpmath.mpf(p)) - mpmath.log(1 - mpmath.mpf(p) * mpmath.exp(tm))
+        assert float(leakage.dp_budget_for_pml(target, p)) == pytest.approx(float(inv), rel=1e-12)
+    h = mpmath.mpf(0.7)
+    ref = mpmath.log(1 + mpmath.expm1(h) * mpmath.exp(-e))
+    assert float(leakage.capacity_entropy_bound(0.7, eps)) == pytest.approx(float(ref), rel=1e-13)
+
+
+@pytest.mark.parametrize("eps", EPSILONS)
+def test_correlated_count_sup_against_mpmath(eps):
+    import mpmath
+
+    mpmath.mp.dps = 80
+    th, n = mpmath.mpf(0.3), 50
+    e = mpmath.mpf(eps)
+    for rho in (0.0, 0.1, 1.0):
+        r = mpmath.mpf(rho)
+        vals = []
+        for s in (1, -1):
+            a = 1 - th + th * mpmath.exp(s * e)
+            m1 = r * mpmath.exp(s * e * n) + (1 - r) * mpmath.exp(s * e) * a ** (n - 1)
+            m0 = r + (1 - r) * a ** (n - 1)
+            vals.append(mpmath.log(max(m0, m1) / (th * m1 + (1 - th) * m0)))
+        got = float(leakage.correlated_count_pml_sup(n, 0.3, eps, rho))
+        assert got == pytest.approx(float(max(vals)), rel=1e-12, abs=1e-300)
+
+
+def test_quantized_mean_keeps_relative_accuracy_in_the_tails():
+    import mpmath
+
+    mpmath.mp.dps = 50
+    # Bernoulli(0.05) draws: the mean leaves the first cell [0, 0.1) with P(Bin(n, 0.05) >= n / 10)
+    for n in (400, 2000, 20000):
+        p = mpmath.mpf(0.05)
+        tail = mpmath.betainc(n // 10, n - n // 10 + 1, 0, p, regularized=True)  # P(Bin >= n/10)
+        exact = float(-mpmath.log1p(-tail))
+        got = leakage.quantized_mean_min_entropy(n, [0.0, 1.0], [0.95, 0.05])
+        assert got == pytest.approx(exact, rel=1e-9)
+        assert got > 0
