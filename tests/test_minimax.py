@@ -359,3 +359,32 @@ def test_support_expmech_rejection_path_is_exact(monkeypatch):
     rng = np.random.default_rng(9)
     draws = np.array([mm.support_dp_expmech(x, alpha, rng=rng) for _ in range(3000)]) + k / (n + 1)
     assert stats.kstest(draws, lambda s: np.interp(s, t, cdf / cdf[-1])).pvalue > 0.001
+
+
+# --- accuracy against mpmath --------------------------------------------------------------------
+
+def _binomial_tv_mpmath(n, p0, p1):
+    import mpmath
+    mpmath.mp.dps = 40
+    lo, hi = mpmath.mpf(min(p0, p1)), mpmath.mpf(max(p0, p1))
+    j = [mpmath.mpf(i) for i in range(n + 1)]
+    return float(sum(abs(mpmath.binomial(n, i) * (lo ** i * (1 - lo) ** (n - i) - hi ** i * (1 - hi) ** (n - i)))
+                     for i in j) / 2)
+
+
+@pytest.mark.parametrize("n, p0, p1", [(10, 0.3, 0.3 + 1e-8), (200, 0.5, 0.5 + 1e-3), (200, 0.01, 0.4),
+                                       (1000, 0.2, 0.25), (1000, 1e-6, 2e-6)])
+def test_binomial_tv_against_mpmath(n, p0, p1):
+    ref = _binomial_tv_mpmath(n, p0, p1)
+    # the difference of two tails loses at most ~1e-16 absolutely: relative 1e-7 at TV = 1e-8
+    assert mm.binomial_tv(n, p0, p1) == pytest.approx(ref, rel=1e-6, abs=1e-15)
+
+
+@pytest.mark.parametrize("eps", [1e-8, 1e-3, 1.0, 10.0, 40.0])
+def test_sharp_chtp_level_of_pure_dp_against_mpmath(eps):
+    import mpmath
+    ref = float(mpmath.tanh(mpmath.mpf(eps) / 2))
+    # computed in linear space: absolute accuracy 1e-15 (relative 1e-7 at eps = 1e-8)
+    assert mm.chtp_beta_exact(eps, 0.0, 0.5) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+    if ref < 1.0:  # beta = tanh(eps/2)/2 inverts to eps (at eps = 40 it rounds to 1/2)
+        assert mm.dp_from_chtp(ref / 2, 0.5)[0] == pytest.approx(eps, rel=1e-7)
