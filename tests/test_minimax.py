@@ -388,3 +388,13 @@ def test_sharp_chtp_level_of_pure_dp_against_mpmath(eps):
     assert mm.chtp_beta_exact(eps, 0.0, 0.5) == pytest.approx(ref, rel=1e-12, abs=1e-15)
     if ref < 1.0:  # beta = tanh(eps/2)/2 inverts to eps (at eps = 40 it rounds to 1/2)
         assert mm.dp_from_chtp(ref / 2, 0.5)[0] == pytest.approx(eps, rel=1e-7)
+
+
+def test_optimal_bins_is_the_integer_minimum():
+    a = 0.45
+    cdf = lambda x: x - a * (np.cos(2 * np.pi * x) - 1) / (2 * np.pi)  # noqa: E731
+    for n, alpha, d in ((1e4, 0.1, 1), (1e6, np.inf, 1), (1e5, 1.0, 2), (300.0, 0.01, 1)):
+        m, risk = mm.histogram_optimal_bins(cdf, 1 + a * a / 2, n, alpha, d)
+        top = min(20_000, int(3 * n ** (1 / d)))
+        every = mm.histogram_risk_exact(cdf, 1 + a * a / 2, n, np.arange(1.0, top + 1), alpha, d)
+        assert m == int(np.argmin(every)) + 1 and risk == pytest.approx(every.min(), rel=1e-12)
