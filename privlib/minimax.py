@@ -41,10 +41,17 @@ __all__ = [
     "chtp_beta_exact",
     "dp_from_chtp",
     "tv_contraction_bound",
+    "tv_contraction_bound_product",
+    "binomial_tv",
+    "lower_bound_nonprivate_mean",
+    "expmech_packing_error",
     "lower_bound_tv_mean",
     "lower_bound_tv_support",
     "theorem3_error_bound",
     "lower_bound_dp_mean",
+    "LOWER_SLOPE_GRIDS",
+    "lower_bound",
+    "table1_lower_slopes",
     "MECHANISMS",
     "noise_coefficient",
     "optimal_truncation",
@@ -63,6 +70,7 @@ __all__ = [
     "histogram_risk_exact",
     "histogram_optimal_bins",
     "bump_packing_density",
+    "hamming_packing",
     "support_expmech_log_density",
     "support_dp_expmech",
 ]
@@ -134,11 +142,17 @@ class FiniteChannel:
         return both[:, :m], both[:, m:]
 
     def marginal(self, P: ArrayLike) -> NDArray[np.float64]:
-        """Law of the release when the records are i.i.d. ``P`` (the paper's ``M_P``)."""
+        """Law of the release when the records are i.i.d. ``P`` (the paper's ``M_P``), or, for
+        ``P`` of shape ``(n, K)``, independent with record ``i`` drawn from ``P[i]`` (the
+        non-identical products of eq. (26))."""
         P = v.pmf("P", P)
-        if P.shape != (self.K,):
-            raise ValueError(f"P must be a pmf over the {self.K} record values, got shape {P.shape}")
-        weights = np.prod(P[self.samples], axis=1)
+        if P.shape == (self.K,):
+            weights = np.prod(P[self.samples], axis=1)
+        elif P.shape == (self.n, self.K):
+            weights = np.prod(P[np.arange(self.n), self.samples], axis=1)
+        else:
+            raise ValueError(f"P must be a pmf over the {self.K} record values, or one per record with shape "
+                             f"({self.n}, {self.K}), got shape {P.shape}")
         return weights @ self.table
 
     def compose(self, kernel: ArrayLike) -> FiniteChannel:
@@ -160,7 +174,7 @@ def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
     """A noisy count of ones in ``{0,1}^n``: ``Q(z|x) ~ exp(-eps0 |z - sum x|)`` on ``z = 0..n``,
     truncated and renormalised (its DP level exceeds ``eps0`` because of the normalisers)."""
     n = v.integer("n", n, low=1)
-    e0 = float(v.positive("eps0", eps0))
+    e0 = v.scalar("eps0", eps0, low=0.0, low_open=True)
     z = np.arange(n + 1)
 
     def row(x: tuple[int, ...]) -> NDArray[np.float64]:
@@ -173,37 +187,43 @@ def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
 def canonical_dp_pair(eps: float, delta: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The pair of output laws that every (eps, delta)-DP pair is a post-processing of
     (Kairouz, Oh & Viswanath 2015): four outputs."""
-    e = float(v.nonnegative("eps", eps))
-    d = float(v.real("delta", delta, low=0.0, high=1.0, high_open=True))
-    a, b = (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e))
+    e = v.scalar("eps", eps, low=0.0, finite=False)
+    d = v.scalar("delta", delta, low=0.0, high=1.0, high_open=True)
+    a, b = (1 - d) * special.expit(e), (1 - d) * special.expit(-e)  # no overflow at large eps
     return np.array([d, a, b, 0.0]), np.array([0.0, b, a, d])
+
+
+def _finite_channel(channel: object) -> FiniteChannel:
+    if not isinstance(channel, FiniteChannel):
+        raise TypeError(f"channel must be a FiniteChannel, got {type(channel).__name__}")
+    return channel
 
 
 def dp_epsilon(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-DP (Definition 1): the largest log-ratio of output
     probabilities over neighbours (``inf`` when supports differ)."""
-    p, q = channel.distinct_neighbour_rows()
+    p, q = _finite_channel(channel).distinct_neighbour_rows()
     return float(max(profiles.privacy_loss(p, q).max(), 0.0))
 
 
 def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
     """Privacy profile (Definition 3): the smallest delta with ``channel`` (eps, delta)-DP,
     ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``."""
-    e = v.nonnegative("eps", eps)
-    p, q = channel.distinct_neighbour_rows()
+    p, q = _finite_channel(channel).distinct_neighbour_rows()
+    e = v.real("eps", eps, low=0.0, finite=False)
     return np.max([profiles.hockey_stick(pi, qi, e) for pi, qi in zip(p, q)], axis=0)
 
 
 def tv_privacy(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-TV private (Definition 4)."""
-    p, q = channel.distinct_neighbour_rows()
+    p, q = _finite_channel(channel).distinct_neighbour_rows()
     return float(0.5 * np.abs(p - q).sum(axis=1).max())
 
 
 def kl_privacy(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-KL private (eq. (6)), in nats; ``inf`` when a
     neighbour's output law does not dominate."""
-    p, q = channel.distinct_neighbour_rows()
+    p, q = _finite_channel(channel).distinct_neighbour_rows()
     return float(special.rel_entr(p, q).sum(axis=1).max())
 
 
@@ -255,7 +275,7 @@ def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
     """Largest TV of the laws conditioned on a set A with ``p(A) >= gamma`` and ``q(A) > 0``
     (the level of Definition 8 for one ordered pair), by enumerating every set; 0 if none."""
     p, q = _pair(p, q)
-    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
     if p.size > 16:
         raise ValueError(f"p must have at most 16 outputs to enumerate sets, got {p.size}")
     sets = np.array(list(itertools.product((0.0, 1.0), repeat=p.size)))
@@ -263,49 +283,85 @@ def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
     return float(conditional_tv(p, q, sets[ok]).max()) if ok.any() else 0.0
 
 
-def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, restarts: int = 8) -> float:
+def _conditional_tv_and_gradient(p: NDArray[np.float64], q: NDArray[np.float64],
+                                 w: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
+    """:func:`conditional_tv` of one weight vector and its gradient in ``w`` (analytic: with
+    ``A = <w, p>``, ``B = <w, q>`` and ``s`` the signs of ``w (p/A - q/B)``, the derivative in
+    ``w_j`` is ``(s_j (p_j/A - q_j/B) - p_j <s w, p>/A^2 + q_j <s w, q>/B^2) / 2``)."""
+    A, B = w @ p, w @ q
+    diff = p / A - q / B
+    s = np.sign(w * diff)
+    tv = 0.5 * float(np.abs(w * diff).sum())
+    grad = 0.5 * (s * diff - p * ((s * w) @ p) / A ** 2 + q * ((s * w) @ q) / B ** 2)
+    return tv, grad
+
+
+def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, restarts: int = 4) -> float:
     """``sup over w in [0,1]^m with <w, p> >= gamma`` of the conditional TV: the CHTP level of
     the channel ``(Z, U)``, U uniform, which is less informative than nothing about the sample but
     admits every soft conditioning (Definition 8's remark on inheritance). Non-convex: a grid
-    search (``grid`` points per axis; default by the number of outputs) refined by SLSQP."""
+    search (``grid`` points per axis; default by the number of outputs) refined from the
+    ``restarts`` best grid points by SLSQP with the analytic gradient."""
     p, q = _pair(p, q)
-    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
     m = p.size
     if m > 8:
         raise ValueError(f"p must have at most 8 outputs for the soft-conditioning search, got {m}")
-    grid = grid or {1: 3, 2: 101, 3: 21, 4: 11, 5: 7, 6: 5}.get(m, 4)
+    grid = v.integer("grid", grid, low=0, high=1001) or {1: 3, 2: 101, 3: 21, 4: 11, 5: 7, 6: 5}.get(m, 4)
+    restarts = v.integer("restarts", restarts, low=0, high=1000)
+    if grid < 2:
+        raise ValueError(f"grid must be 0 (automatic) or at least 2 points per axis, got {grid}")
+    v.size_limit("grid**m", float(grid) ** m, 1e7, "grid points")
     axis = np.linspace(0.0, 1.0, grid)
-    w = np.array(list(itertools.product(axis, repeat=m)))
+    w = np.stack(np.meshgrid(*[axis] * m, indexing="ij"), axis=-1).reshape(-1, m)
     w = w[(w @ p >= g) & (w @ q > 0) & (w.max(axis=1) == 1.0)]
     if w.size == 0:
         return hard_chtp_sup(p, q, g)
-    values = conditional_tv(p, q, w)
+    values = _conditional_tv(p, q, w)
     best = float(values.max())
-    starts = w[np.argsort(-values)[:restarts]]
+    starts = w[np.argsort(-values, kind="stable")[:restarts]]
     floor = 1e-12
 
-    def neg(x: NDArray[np.float64]) -> float:
+    def neg(x: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
         x = np.clip(x, 0.0, 1.0)
         if x @ p <= floor or x @ q <= floor:
-            return 0.0
-        return -float(_conditional_tv(p, q, x))
+            return 0.0, np.zeros(m)
+        tv, grad = _conditional_tv_and_gradient(p, q, x)
+        return -tv, -grad
 
-    cons = [{"type": "ineq", "fun": lambda x: x @ p - g}, {"type": "ineq", "fun": lambda x: x @ q - floor}]
+    cons = [{"type": "ineq", "fun": lambda x: x @ p - g, "jac": lambda x: p},
+            {"type": "ineq", "fun": lambda x: x @ q - floor, "jac": lambda x: q}]
     for x0 in starts:
-        res = optimize.minimize(neg, x0, method="SLSQP", bounds=[(0.0, 1.0)] * m, constraints=cons,
-                                options={"ftol": 1e-13, "maxiter": 200})
+        res = optimize.minimize(neg, x0, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * m, constraints=cons,
+                                options={"ftol": 1e-15, "maxiter": 200})
         x = np.clip(res.x, 0.0, 1.0)
         if x @ p >= g - 1e-9 and x @ q > floor:
-            best = max(best, -neg(x))
-    return best
+            best = max(best, -neg(x)[0])
+    return min(best, 1.0)
+
+
+def _canonical_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The distinct pairs ``(p_i, q_i)`` up to a permutation of the outputs (every CHTP level is
+    invariant under relabelling outputs): outputs sorted jointly, then duplicates dropped."""
+    both = np.stack([p, q], axis=-1)  # (pairs, m, 2)
+    keys = np.round(both, 14)
+    order = np.lexsort((keys[..., 1], keys[..., 0]), axis=-1)
+    both = np.take_along_axis(both, order[..., None], axis=1)
+    _, first = np.unique(np.round(both, 14).reshape(len(both), -1), axis=0, return_index=True)
+    both = both[np.sort(first)]
+    return both[..., 0], both[..., 1]
 
 
 def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> float:
     """Smallest beta with ``channel`` (beta, gamma)-CHTP (Definition 8) over all ordered
     neighbours; ``soft=True`` gives the level that every less informative channel must meet."""
-    p, q = channel.distinct_neighbour_rows()
+    p, q = _finite_channel(channel).distinct_neighbour_rows()
+    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
+    if not isinstance(soft, (bool, np.bool_)):
+        raise TypeError(f"soft must be a bool, got {type(soft).__name__}")
+    p, q = _canonical_pairs(p, q)
     level = soft_chtp_sup if soft else hard_chtp_sup
-    return max(level(pi, qi, gamma) for pi, qi in zip(p, q))
+    return max(level(pi, qi, g) for pi, qi in zip(p, q))
 
 
 def chtp_beta_bound(eps: ArrayLike, delta: ArrayLike, gamma: ArrayLike) -> NDArray[np.float64]:
@@ -331,8 +387,8 @@ def dp_from_chtp(beta: float, gamma: float) -> tuple[float, float]:
     """Theorem 1(b): if every less informative channel is (beta, gamma)-CHTP with beta < 1/2,
     the channel is (eps, delta)-DP with ``eps = log((1 + 2 beta) / (1 - 2 beta))``,
     ``delta = gamma``."""
-    b = float(v.real("beta", beta, low=0.0, high=0.5, high_open=True))
-    g = float(v.real("gamma", gamma, low=0.0, high=1.0, low_open=True))
+    b = v.scalar("beta", beta, low=0.0, high=0.5, high_open=True)
+    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
     return float(np.log1p(2 * b) - np.log1p(-2 * b)), g
 
 
@@ -362,6 +418,92 @@ def tv_contraction_bound(alpha: ArrayLike, tv_p: ArrayLike, n: ArrayLike) -> NDA
     return np.minimum(a * n_ * t, 1.0)
 
 
+def tv_contraction_bound_product(alpha: ArrayLike, tv_records: ArrayLike) -> NDArray[np.float64]:
+    """Eq. (26), the general form of Theorem 2: under alpha-TV privacy, records drawn
+    independently but not identically (``P_{0,i}`` against ``P_{1,i}``) give release marginals
+    with ``||M_0 - M_1||_TV <= alpha sum_i ||P_{0,i} - P_{1,i}||_TV`` (sum over the last axis of
+    ``tv_records``; clipped at 1)."""
+    a = v.probability("alpha", alpha)
+    t = v.probability("tv_records", tv_records)
+    if t.ndim == 0:
+        raise ValueError("tv_records must have one entry per record along its last axis")
+    return np.minimum(a * t.sum(axis=-1), 1.0)
+
+
+def binomial_tv(n: ArrayLike, p0: ArrayLike, p1: ArrayLike) -> NDArray[np.float64]:
+    """Total variation between ``Bin(n, p0)`` and ``Bin(n, p1)``, which equals that between the
+    products ``Bern(p0)^n`` and ``Bern(p1)^n`` (the count is sufficient): the non-private
+    channel's ``||M_0 - M_1||_TV`` in Lemma 1, whose best test errs with probability
+    ``(1 - TV)/2``. Exact in O(1) per value: the likelihood ratio is monotone in the count, so
+    ``TV = P_1(B > c) - P_0(B > c)`` at the crossing ``c`` (binomial tails from scipy)."""
+    n_ = _whole("n", n)
+    a = v.probability("p0", p0)
+    b = v.probability("p1", p1)
+    n_, a, b = np.broadcast_arrays(n_, a, b)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        num = np.log1p(-lo) - np.log1p(-hi)
+        crossing = n_ * num / (np.log(hi) - np.log(lo) + num)  # ratio P_hi/P_lo > 1 above it
+    c = np.where(hi == 1.0, n_ - 1.0, np.where(lo == 0.0, 0.0, np.floor(crossing)))
+    c = np.clip(np.nan_to_num(c), 0.0, n_)
+    sf_hi, sf_lo = stats.binom.sf(c, n_, hi), stats.binom.sf(c, n_, lo)
+    cdf_lo, cdf_hi = stats.binom.cdf(c, n_, lo), stats.binom.cdf(c, n_, hi)
+    tv = np.where(sf_hi <= 0.5, sf_hi - sf_lo, cdf_lo - cdf_hi)  # the form without cancellation
+    return np.where(lo == hi, 0.0, np.clip(tv, 0.0, 1.0))
+
+
+def lower_bound_nonprivate_mean(n: ArrayLike, r: float = 1.0) -> NDArray[np.float64]:
+    """The non-private term ``r^2/n`` of Proposition 2 and of Table 1, by Le Cam's two-point
+    method (Lemma 1 with the channel that releases the sample, and (10)): the laws
+    ``P_+- = (1 +- eta)/2 delta_{r e_1} + (1 -+ eta)/2 delta_{-r e_1}`` (in every moment class,
+    means ``2 eta r`` apart) give minimax squared error at least
+    ``max over eta of (eta r)^2 (1 - TV(Bin(n, (1+eta)/2), Bin(n, (1-eta)/2))) / 2``, computed
+    exactly (:func:`binomial_tv`; the maximum by a grid in ``eta sqrt(n)`` refined twice). It
+    tends to ``r^2/n max_c c^2 (1 - Phi(c))``, about ``0.166 r^2/n``."""
+    n_ = _whole("n", n)
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    root = np.sqrt(n_)[..., None]
+
+    def value(c: NDArray[np.float64]) -> NDArray[np.float64]:
+        eta = np.minimum(c / root, 1.0)
+        return eta ** 2 * (1.0 - binomial_tv(n_[..., None], (1.0 - eta) / 2.0, (1.0 + eta) / 2.0)) / 2.0
+
+    c = np.broadcast_to(np.geomspace(1e-2, 20.0, 241), n_.shape + (241,))
+    for _ in range(3):
+        vals = value(c)
+        i = np.argmax(vals, axis=-1)[..., None]
+        lo = np.take_along_axis(c, np.maximum(i - 1, 0), axis=-1)
+        hi = np.take_along_axis(c, np.minimum(i + 1, c.shape[-1] - 1), axis=-1)
+        c = lo + (hi - lo) * np.linspace(0.0, 1.0, 241)
+    return r_ ** 2 * value(c).max(axis=-1)
+
+
+def expmech_packing_error(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, card_V: ArrayLike,
+                          delta: ArrayLike = 0.0) -> NDArray[np.float64]:
+    """Exact average error probability, on Theorem 3's packing of labels, of an estimator that
+    meets its privacy constraint: records are i.i.d. from ``(1-p) delta_0 + p delta_v`` with
+    ``v`` one of ``card_V`` labels, and the estimator draws a label with probability
+    proportional to ``exp(alpha c_u / 2)`` (``c_u`` the count of label ``u``: the exponential
+    mechanism, alpha-DP). With ``delta > 0`` it instead releases the sample's most frequent label
+    (ties uniformly) with probability ``delta``, which is (alpha, delta)-DP. With the count
+    ``B ~ Bin(n, p)`` of ``v``, the error is ``1 - (1 - delta) E[e^{alpha B/2} /
+    (e^{alpha B/2} + |V| - 1)] - delta (1 - (1-p)^n (1 - 1/|V|))``. Cost O(n) (``n <= 10^7``)."""
+    n_ = _whole("n", n)
+    p_ = v.probability("p", p)
+    a_ = v.positive("alpha", alpha)
+    V = _whole("card_V", card_V)
+    d_ = v.probability("delta", delta)
+    n_, p_, a_, V, d_ = np.broadcast_arrays(n_, p_, a_, V, d_)
+    v.size_limit("n", float(n_.max(initial=0.0)) * max(n_.size, 1), 1e7, "binomial terms")
+    win = np.empty(n_.shape)
+    for idx in np.ndindex(n_.shape):
+        j = np.arange(n_[idx] + 1.0)
+        pick = special.expit(a_[idx] * j / 2.0 - np.log(V[idx] - 1.0)) if V[idx] > 1 else np.ones_like(j)
+        win[idx] = stats.binom.pmf(j, n_[idx], p_[idx]) @ pick
+    mode = -np.expm1(n_ * np.log1p(-p_)) + np.exp(n_ * np.log1p(-p_)) / V  # P(mode finds v)
+    return np.clip(1.0 - (1.0 - d_) * win - d_ * mode, 0.0, 1.0)
+
+
 def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: ArrayLike = np.inf) -> NDArray[np.float64]:
     """Proposition 2, explicit constant derived here: minimax squared error of mean estimation
     over ``E||X||^k <= r^k`` under alpha-TV privacy is at least
@@ -383,13 +525,43 @@ def lower_bound_tv_support(n: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64
     return p / 4.0 * np.clip(1.0 - a_ * n_ * p, 0.0, None)
 
 
-def _theorem3_bracket(kk, n, p, alpha, delta, card_v):
-    """The bracket of Theorem 3 at integer ``kk`` (log-space in ``e^{k alpha}``)."""
+def _maximise_on_grid(f: Callable[[NDArray[np.float64]], NDArray[np.float64]], lo: NDArray[np.float64],
+                      hi: NDArray[np.float64], points: int = 161, rounds: int = 3) -> NDArray[np.float64]:
+    """``max over x in [lo, hi] of f(x)`` elementwise (``f`` maps an array with a trailing grid axis
+    to values of the same shape): a grid, then ``rounds`` finer grids between the neighbours of
+    the best point (exact for unimodal ``f`` up to ``(hi - lo) / points^(rounds + 1)``)."""
+    lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+    x = lo[..., None] + (hi - lo)[..., None] * np.linspace(0.0, 1.0, points)
+    best = np.full(lo.shape, -np.inf)
+    for _ in range(rounds + 1):
+        vals = f(x)
+        best = np.maximum(best, vals.max(axis=-1))
+        i = np.argmax(vals, axis=-1)[..., None]
+        left = np.take_along_axis(x, np.maximum(i - 1, 0), axis=-1)
+        right = np.take_along_axis(x, np.minimum(i + 1, points - 1), axis=-1)
+        x = left + (right - left) * np.linspace(0.0, 1.0, points)
+    return best
+
+
+def _theorem3_bracket(kk, n, p, alpha, delta, log_card_v):
+    """The bracket of Theorem 3 at integer ``kk`` (log-space in ``e^{k alpha}`` and ``|V|``)."""
     tail = stats.binom.sf(kk, n, p)
     with np.errstate(over="ignore"):
-        group = np.exp(np.minimum(kk * alpha - np.log(card_v), 700.0))
+        group = np.exp(np.minimum(kk * alpha - log_card_v, 700.0))
         slack = np.where(delta > 0, delta * np.expm1(np.minimum(kk * alpha, 700.0)) / np.expm1(alpha), 0.0)
     return 1.0 - tail - group - slack
+
+
+def _theorem3_best(n, p, alpha, delta, log_card_v):
+    """Theorem 3's bracket at the best ``k`` among the binomial's quantiles (where the tail term
+    changes) and the integers 0..20."""
+    args = np.broadcast_arrays(n, p, alpha, delta, log_card_v)
+    mean, sd = args[0] * args[1], np.sqrt(args[0] * args[1] * (1.0 - args[1]))
+    z = np.concatenate([[-1.0], np.linspace(0.0, 40.0, 161)]).reshape((-1,) + (1,) * mean.ndim)
+    small = np.arange(21.0).reshape((-1,) + (1,) * mean.ndim)
+    ks = np.concatenate([np.ceil(mean + z * sd), np.broadcast_to(small, (21,) + mean.shape)])
+    ks = np.clip(ks, 0.0, args[0])
+    return np.max(_theorem3_bracket(ks, *args), axis=0)
 
 
 def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: ArrayLike, card_V: ArrayLike,
@@ -398,42 +570,49 @@ def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: Ar
     ``(1-p) P_0 + p P_v``, the average probability of missing ``theta_v`` by ``rho*/2`` is at least
     ``1 - P(Bin(n,p) > k) - e^{k alpha}/|V| - delta (e^{k alpha} - 1)/(e^alpha - 1)`` for every
     integer ``k`` (``"median"``: ``k = ceil(np)``, the paper's choice; ``"best"``: the best
-    ``k`` among the binomial's quantiles, where the tail term changes)."""
+    ``k`` among the binomial's quantiles, where the tail term changes). ``card_V`` may be
+    ``inf`` (the bound is then that of an unbounded packing)."""
     n_ = _whole("n", n)
     p_ = v.probability("p", p)
     a_ = v.positive("alpha", alpha)
     d_ = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
-    V = v.real("card_V", card_V, low=1.0)
+    log_v = np.log(v.real("card_V", card_V, low=1.0, finite=False))
     if isinstance(k, str):
         if k == "median":
-            return _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, V)
+            return _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, log_v)
         if k != "best":
             raise ValueError(f"k must be an integer, 'median' or 'best', got {k!r}")
-        args = np.broadcast_arrays(n_, p_, a_, d_, V)
-        mean, sd = args[0] * args[1], np.sqrt(args[0] * args[1] * (1.0 - args[1]))
-        z = np.concatenate([[-1.0], np.linspace(0.0, 40.0, 161)]).reshape((-1,) + (1,) * mean.ndim)
-        small = np.arange(21.0).reshape((-1,) + (1,) * mean.ndim)
-        ks = np.concatenate([np.ceil(mean + z * sd), np.broadcast_to(small, (21,) + mean.shape)])
-        ks = np.clip(ks, 0.0, args[0])
-        return np.max(_theorem3_bracket(ks, *args), axis=0)
-    return _theorem3_bracket(v.real("k", k, low=0.0), n_, p_, a_, d_, V)
+        return _theorem3_best(n_, p_, a_, d_, log_v)
+    kk = v.real("k", k, low=0.0)
+    if (kk != np.round(kk)).any():
+        raise ValueError("k must be a whole number, 'median' or 'best'")
+    return _theorem3_bracket(kk, n_, p_, a_, d_, log_v)
 
 
 def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: float = 0.0, r: float = 1.0,
-                        k: float = np.inf, n_grid: int = 200) -> NDArray[np.float64]:
+                        k: float = np.inf, n_grid: int = 25) -> NDArray[np.float64]:
     """Proposition 4, explicit constant derived here: mean estimation over ``E||X||^k <= r^k`` in
     ``d`` dimensions under (alpha, delta)-DP has minimax squared error at least
-    ``max over p of r^2 p^a / 16 * [Theorem 3 bracket with |V| = 2^d]_+`` (mixtures
-    ``(1-p) delta_0 + p delta_{r p^{-1/k} v}``, ``v`` in a 1/2-packing of the unit ball)."""
+    ``max over p of r^2 p^a / 16 * [Theorem 3 bracket with |V| = 2^d]_+`` with ``a = 2(k-1)/k``
+    (mixtures ``(1-p) delta_0 + p delta_{r p^{-1/k} v}``, ``v`` in a 1/2-packing of the unit ball,
+    whose separation is at least ``r p^{(k-1)/k} / 2``). The maximum over ``log p`` in
+    ``[log(10^-4/n), 0]`` is taken on a grid of ``n_grid`` points refined three times."""
     n_ = _whole("n", n)
     d_ = v.real("d", d, low=1.0)
     a_ = v.positive("alpha", alpha)
+    dl = v.scalar("delta", delta, low=0.0, high=1.0, high_open=True)
     a = float(_k_exponent(k))
-    r_ = float(v.positive("r", r))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    n_grid = v.integer("n_grid", n_grid, low=3, high=10_000)
     n_, d_, a_ = np.broadcast_arrays(n_, d_, a_)
-    p = np.geomspace(1e-12, 1.0, n_grid).reshape((-1,) + (1,) * n_.ndim)
-    err = theorem3_error_bound(n_, p, a_, delta, 2.0 ** d_)
-    return np.max(r_ ** 2 * p ** a / 16.0 * np.clip(err, 0.0, None), axis=0)
+    v.size_limit("the (n, d, alpha) grid", float(n_.size) * n_grid, 1e7, "bound evaluations")
+
+    def value(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
+        p = np.exp(log_p)
+        err = _theorem3_best(n_[..., None], p, a_[..., None], dl, d_[..., None] * np.log(2.0))
+        return r_ ** 2 * p ** a / 16.0 * np.clip(err, 0.0, None)
+
+    return _maximise_on_grid(value, np.log(1e-4 / n_), np.zeros(n_.shape), n_grid)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -469,14 +648,14 @@ def noise_coefficient(mechanism: str, n: ArrayLike, d: ArrayLike, alpha: ArrayLi
         return 8.0 * d_ ** 2 / (n_ ** 2 * a_ ** 2)
     if delta is None:
         raise ValueError("delta must be given for the Gaussian (alpha, delta)-DP mechanism")
-    dl = float(v.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+    dl = v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
     v.real("alpha", a_, low=0.0, high=1.0, low_open=True)
     return 8.0 * d_ * np.log(1.25 / dl) / (n_ ** 2 * a_ ** 2)
 
 
 def optimal_truncation(r: float, k: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Minimiser ``T = r ((k-1)/c_W)^{1/(2k)}`` of bound (31) (``r`` for ``k = inf``)."""
-    r_ = float(v.positive("r", r))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
     k_ = v.real("k", k, low=2.0, finite=False)
     c = v.nonnegative("c_W", c_W)
     with np.errstate(divide="ignore"):
@@ -487,10 +666,10 @@ def optimal_truncation(r: float, k: ArrayLike, c_W: ArrayLike) -> NDArray[np.flo
 def project_l2_ball(X: ArrayLike, T: float) -> NDArray[np.float64]:
     """Euclidean projection of the rows of ``X`` (last axis: coordinates) onto the ball of
     radius ``T``."""
-    x = v.as_float_array("X", X)
+    x = v.real("X", X)
     if x.ndim == 0:
         raise ValueError("X must have at least one axis (the coordinates)")
-    t = float(v.positive("T", T))
+    t = v.scalar("T", T, low=0.0, low_open=True)
     norm = np.linalg.norm(x, axis=-1, keepdims=True)
     return x * (t / np.where(norm > t, norm, t))
 
@@ -508,11 +687,12 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
                  rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
     """Estimator (20): the mean of the projections onto the ball of radius ``T`` plus noise of
     the chosen ``mechanism``. ``X`` has shape ``(n, d)`` or ``(reps, n, d)``."""
-    x = v.as_float_array("X", X)
-    if x.ndim not in (2, 3):
-        raise ValueError(f"X must have shape (n, d) or (reps, n, d), got {x.shape}")
+    x = v.real("X", X)
+    if x.ndim not in (2, 3) or 0 in x.shape:
+        raise ValueError(f"X must have shape (n, d) or (reps, n, d) with no empty axis, got {x.shape}")
     n, d = x.shape[-2:]
-    t = float(v.positive("T", T))
+    t = v.scalar("T", T, low=0.0, low_open=True)
+    v.scalar("alpha", alpha, low=0.0, low_open=True)
     mean = project_l2_ball(x, t).mean(axis=-2)
     if _mechanism(mechanism) == "none":
         return mean
@@ -522,7 +702,7 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
 def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Bound (31) on the squared error of estimator (20) over ``E||X||^k <= r^k``, ``k >= 2``:
     ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4)."""
-    r_ = float(v.positive("r", r))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
     k_ = v.real("k", k, low=2.0, finite=False)
     n_ = v.real("n", n, low=1.0)
     t = v.positive("T", T)
@@ -537,7 +717,7 @@ def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayL
     ``u = r p^{-1/k}`` (k-th moment exactly ``r^k``): with ``c = min(u, T)``,
     ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts)."""
     p_ = v.real("p", p, low=0.0, high=1.0, low_open=True)
-    r_ = float(v.positive("r", r))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
     k_ = v.real("k", k, low=2.0)
     n_ = v.real("n", n, low=1.0)
     t = v.positive("T", T)
@@ -559,8 +739,8 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
     every ``(n, d, alpha)`` of the broadcast inputs in one evaluation (``n_grid`` log-spaced
     values of ``p`` in [1e-12, 1]). Returns ``(risk, argmax p)``. For ``k = inf`` the least
     favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``."""
-    r_ = float(v.positive("r", r))
-    k_ = float(v.real("k", k, low=2.0, finite=False))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    k_ = v.scalar("k", k, low=2.0, finite=False)
     c = noise_coefficient(mechanism, n, d, alpha, delta)
     n_ = np.broadcast_to(v.real("n", n, low=1.0), c.shape)
     if np.isinf(k_):
@@ -582,18 +762,22 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
     """Monte Carlo squared error of estimator (20) on the two-point law of
     :func:`two_point_risk` (``k = inf``: ``+-r e_1``), through the sufficient statistic
     ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``."""
-    gen = np.random.default_rng(rng)
     n = v.integer("n", n, low=1)
     d = v.integer("d", d, low=1)
     reps = v.integer("reps", reps, low=2)
-    r_ = float(v.positive("r", r))
-    t = float(v.positive("T", T))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    t = v.scalar("T", T, low=0.0, low_open=True)
+    k = v.scalar("k", k, low=2.0, finite=False)
+    v.scalar("alpha", alpha, low=0.0, low_open=True)
+    _mechanism(mechanism)
+    v.size_limit("reps * d", float(reps) * d, 1e8)
+    gen = np.random.default_rng(rng)
     if np.isinf(k):
         b = gen.binomial(n, 0.5, reps)
         mean_err = min(r_, t) * (2.0 * b / n - 1.0)
     else:
-        p_ = float(v.real("p", p, low=0.0, high=1.0, low_open=True))
-        u = r_ * p_ ** (-1.0 / float(v.real("k", k, low=2.0)))
+        p_ = v.scalar("p", p, low=0.0, high=1.0, low_open=True)
+        u = r_ * p_ ** (-1.0 / k)
         mean_err = min(u, t) * gen.binomial(n, p_, reps) / n - p_ * u
     w = _sample_noise(mechanism, t, n, d, alpha, delta, (reps, d), gen)
     w[:, 0] += mean_err
@@ -619,7 +803,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
     n_ = v.real("n", n, low=1.0)
     d_ = v.real("d", d, low=1.0)
     a_ = v.positive("alpha", alpha)
-    r_ = float(v.positive("r", r))
+    r_ = v.scalar("r", r, low=0.0, low_open=True)
     a = float(_k_exponent(k))
     base = r_ ** 2 / n_
     if privacy == "none":
@@ -627,7 +811,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
     if privacy in ("dp", "smooth_dp"):
         m = d_
     elif privacy == "approx_dp":
-        dl = float(v.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True))
+        dl = v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
         m = np.minimum(d_, np.log(1.0 / dl))
     else:
         m = np.ones_like(d_)
@@ -707,6 +891,71 @@ def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
     return rows
 
 
+#: Grids on which :func:`table1_lower_slopes` measures Table 1's lower-bound exponents, in the
+#: regime where they are asymptotic (``n alpha >> d``; for approximate DP ``d >> log(1/delta)``,
+#: where ``min(d, log(1/delta))`` no longer grows with ``d``)
+LOWER_SLOPE_GRIDS: dict[str, dict[str, dict[str, object]]] = {
+    "dp": {"n": {"n": np.logspace(6, 12, 7), "d": 10, "alpha": 0.5},
+           "d": {"n": 1e12, "d": 2.0 ** np.arange(10, 15), "alpha": 0.5},
+           "alpha": {"n": 1e12, "d": 10, "alpha": np.logspace(-5, -3, 5)}},
+    "approx_dp": {"n": {"n": np.logspace(6, 12, 7), "d": 10, "alpha": 0.5},
+                  "d": {"n": 1e12, "d": 2.0 ** np.arange(6, 11), "alpha": 0.5}},
+    "tv": {"n": {"n": np.logspace(6, 12, 7), "d": 1, "alpha": 0.5},
+           "alpha": {"n": 1e12, "d": 1, "alpha": np.logspace(-5, -3, 5)}},
+    "none": {"n": {"n": np.logspace(2, 9, 8), "d": 1, "alpha": 1.0}},
+}
+
+
+def lower_bound(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike = 1.0, delta: float = 1e-30,
+                r: float = 1.0, k: float = np.inf) -> NDArray[np.float64]:
+    """The explicit lower bound behind one entry of Table 1's lower-bound column: the larger of
+    the non-private term (:func:`lower_bound_nonprivate_mean`) and the privacy term, which is
+    :func:`lower_bound_dp_mean` (``"dp"`` with delta = 0, ``"approx_dp"`` with ``delta``) or
+    :func:`lower_bound_tv_mean` (``"tv"``); ``"none"`` is the non-private term alone."""
+    if privacy not in ("none", "dp", "approx_dp", "tv"):
+        raise ValueError(f"privacy must be one of ('none', 'dp', 'approx_dp', 'tv'), got {privacy!r}")
+    n_ = _whole("n", n)
+    base = lower_bound_nonprivate_mean(n_, r)
+    if privacy == "none":
+        return np.broadcast_to(base, np.broadcast_shapes(n_.shape, np.shape(d), np.shape(alpha))).copy()
+    if privacy == "tv":
+        term = lower_bound_tv_mean(n_, alpha, r, k) + 0.0 * v.real("d", d, low=1.0)
+    else:
+        dl = 0.0 if privacy == "dp" else v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+        term = lower_bound_dp_mean(n_, d, alpha, dl, r, k)
+    return np.maximum(base, term)
+
+
+def table1_lower_slopes(k: float, r: float = 1.0, delta: float = 1e-6) -> list[dict[str, object]]:
+    """Table 1's lower-bound column measured: for each privacy notion and each of ``n``, ``d``,
+    ``alpha``, the least-squares slope of ``log`` of the explicit lower bound
+    (:func:`lower_bound`; the privacy term alone for the private rows) against the log of the
+    variable on :data:`LOWER_SLOPE_GRIDS`, next to Table 1's exponent (for approximate DP the
+    ``d``-exponent is 0: the grid has ``d > log(1/delta)``). The bounds come from maximising
+    Theorem 3's or Le Cam's bound over the mixture weight ``p``, so the exponents are measured,
+    not read off a formula."""
+    a = float(_k_exponent(k))
+    delta = v.scalar("delta", delta, low=np.exp(-64.0), high=1.0, high_open=True)  # log(1/delta) < min d
+    theory = {"dp": {"n": -a, "d": a, "alpha": -a}, "approx_dp": {"n": -a, "d": 0.0},
+              "tv": {"n": -a, "alpha": -a}, "none": {"n": -1.0}}
+    r = v.scalar("r", r, low=0.0, low_open=True)
+    rows = []
+    for privacy, grids in LOWER_SLOPE_GRIDS.items():
+        for var, grid in grids.items():
+            n, d, alpha = (np.asarray(grid[key], float) for key in ("n", "d", "alpha"))
+            if privacy == "none":
+                bound = lower_bound_nonprivate_mean(n, r)
+            elif privacy == "tv":
+                bound = np.broadcast_to(lower_bound_tv_mean(n, alpha, r, k), np.broadcast_shapes(n.shape, alpha.shape))
+            else:
+                bound = lower_bound_dp_mean(n, d, alpha, 0.0 if privacy == "dp" else delta, r, k)
+            x = np.broadcast_to(np.asarray(grid[var], float), bound.shape)
+            slope = float(np.polyfit(np.log(x), np.log(bound), 1)[0])
+            rows.append({"privacy": privacy, "variable": var, "theory": theory[privacy][var], "measured": slope,
+                         "points": int(x.size)})
+    return rows
+
+
 # ---------------------------------------------------------------------------------------------
 # Density estimation (Proposition 5)
 # ---------------------------------------------------------------------------------------------
@@ -720,7 +969,7 @@ def private_histogram(X: ArrayLike, m: int, alpha: float, rng: np.random.Generat
     if x.ndim != 2:
         raise ValueError(f"X must have shape (n, d), got {x.shape}")
     m = v.integer("m", m, low=1)
-    a = float(v.real("alpha", alpha, low=0.0, low_open=True, finite=False))
+    a = v.scalar("alpha", alpha, low=0.0, low_open=True, finite=False)
     n, d = x.shape
     if m ** d > MAX_ROWS:
         raise ValueError(f"m**d must be at most {MAX_ROWS} bins, got {m}**{d}")
@@ -741,9 +990,9 @@ def histogram_risk_exact(cdf: Callable[[NDArray[np.float64]], NDArray[np.float64
     over ``m`` and ``n``."""
     n_ = v.real("n", n, low=1.0)
     m_ = _whole("m", m)
-    a = float(v.real("alpha", alpha, low=0.0, low_open=True, finite=False))
+    a = v.scalar("alpha", alpha, low=0.0, low_open=True, finite=False)
     d = v.integer("d", d, low=1)
-    A = float(v.positive("int_g2", int_g2))
+    A = v.scalar("int_g2", int_g2, low=0.0, low_open=True)
     flat = m_.ravel()
     S = np.array([np.sum(np.diff(cdf(np.linspace(0.0, 1.0, int(mi) + 1))) ** 2) for mi in flat]).reshape(m_.shape)
     bias1 = np.clip(A - m_ * S, 0.0, None)  # one-dimensional bias, >= 0 by Cauchy-Schwarz
@@ -761,7 +1010,7 @@ def bump_packing_density(x: ArrayLike, signs: ArrayLike, width: float) -> NDArra
     class)."""
     xx = v.real("x", x, low=0.0, high=1.0)
     s = v.real("signs", signs, low=-1.0, high=1.0)
-    w = float(v.real("width", width, low=0.0, high=1.0, low_open=True))
+    w = v.scalar("width", width, low=0.0, high=1.0, low_open=True)
     if s.ndim != 1 or s.size != int(np.floor(1.0 / w)):
         raise ValueError(f"signs must have floor(1/width) = {int(np.floor(1.0 / w))} entries, got {s.size}")
     cell = np.floor(xx / w).astype(np.int64)
@@ -771,26 +1020,61 @@ def bump_packing_density(x: ArrayLike, signs: ArrayLike, width: float) -> NDArra
     return 1.0 + np.where(inside, s[np.minimum(cell, s.size - 1)] * w * tent, 0.0)
 
 
+def hamming_packing(m: int, min_distance: int) -> NDArray[np.float64]:
+    """Sign vectors ``v`` in ``{-1, +1}^m`` with pairwise Hamming distance at least
+    ``min_distance``: the index set of Proposition 5's packing (30) (bump signs of
+    :func:`bump_packing_density`), built greedily in lexicographic order (the *lexicode*). Greedy
+    codes have at least ``2^m / sum_{i < min_distance} C(m, i)`` words (Gilbert-Varshamov), so
+    ``min_distance = m/8`` gives ``|V| >= e^{c_0 m}``. Rows are words, ``m <= 20``."""
+    m = v.integer("m", m, low=1, high=20)
+    D = v.integer("min_distance", min_distance, low=1, high=m)
+    words = np.arange(2 ** m, dtype=np.int64)
+    weight = np.zeros(2 ** m, dtype=np.int64)
+    for bit in range(m):
+        weight += (words >> bit) & 1
+    available = np.ones(2 ** m, dtype=bool)
+    code = []
+    while available.any():
+        w = int(np.argmax(available))
+        code.append(w)
+        available &= weight[words ^ w] >= D
+    bits = (np.array(code)[:, None] >> np.arange(m - 1, -1, -1)[None, :]) & 1
+    return 2.0 * bits - 1.0
+
+
 def histogram_optimal_bins(cdf: Callable[[NDArray[np.float64]], NDArray[np.float64]], int_g2: float, n: float,
                            alpha: float, d: int = 1, m_max: int = 20_000) -> tuple[int, float]:
-    """The number of bins per axis minimising :func:`histogram_risk_exact` (300 log-spaced
-    candidates up to ``min(m_max, 3 n^{1/d})``) and the minimal risk."""
-    n_ = float(v.real("n", n, low=1.0))
+    """The number of bins per axis in ``1..min(m_max, 3 n^{1/d})`` minimising
+    :func:`histogram_risk_exact`, and the minimal risk: 40 log-spaced candidates, then finer
+    candidates between the neighbours of the best one until they are consecutive integers (exact
+    when the risk is unimodal in the number of bins, as bias, variance and noise make it)."""
+    n_ = v.scalar("n", n, low=1.0)
     d = v.integer("d", d, low=1)
     top = max(1, min(v.integer("m_max", m_max, low=1), int(3 * n_ ** (1.0 / d))))
-    cand = np.unique(np.round(np.geomspace(1, top, 300)))
-    risk = histogram_risk_exact(cdf, int_g2, n_, cand, alpha, d)
-    i = int(np.argmin(risk))
-    return int(cand[i]), float(risk[i])
+    cand = np.unique(np.round(np.geomspace(1, top, 40)))
+    while True:
+        risk = histogram_risk_exact(cdf, int_g2, n_, cand, alpha, d)
+        i = int(np.argmin(risk))
+        left, right = cand[max(i - 1, 0)], cand[min(i + 1, cand.size - 1)]
+        if right - left <= 2:
+            return int(cand[i]), float(risk[i])
+        cand = np.unique(np.round(np.linspace(left, right, 41)))
 
 
 # ---------------------------------------------------------------------------------------------
 # Support estimation (Proposition 3; estimators ours)
 # ---------------------------------------------------------------------------------------------
 
-def _support_setup(X: ArrayLike, alpha: float, lo: float, hi: float):
-    a = float(v.positive("alpha", alpha))
-    lo_, hi_ = float(v.real("lo", lo)), float(v.real("hi", hi))
+#: half-width of the exponential mechanism's window of ranks, times alpha (weights beyond it are
+#: below e^{-window/2} of the peak's; see :func:`support_dp_expmech`)
+_EXPMECH_WINDOW = 60.0
+
+
+def _support_params(X: ArrayLike, alpha: float, lo: float, hi: float):
+    """Validated ``(alpha, lo, hi, X, n, k)`` of the exponential mechanism, with the target rank
+    ``k = min(n, ceil(4 log n / alpha))``."""
+    a = v.scalar("alpha", alpha, low=0.0, low_open=True)
+    lo_, hi_ = v.scalar("lo", lo), v.scalar("hi", hi)
     if not lo_ < hi_:
         raise ValueError(f"lo must be below hi, got lo = {lo_:g}, hi = {hi_:g}")
     x = v.real("X", X, low=lo_, high=hi_)
@@ -798,6 +1082,11 @@ def _support_setup(X: ArrayLike, alpha: float, lo: float, hi: float):
         raise ValueError(f"X must be a non-empty 1-D sample, got shape {x.shape}")
     n = x.size
     k = min(n, int(np.ceil(4.0 * np.log(max(n, 2)) / a)))
+    return a, lo_, hi_, x, n, k
+
+
+def _support_setup(X: ArrayLike, alpha: float, lo: float, hi: float):
+    a, lo_, hi_, x, n, k = _support_params(X, alpha, lo, hi)
     edges = np.concatenate([[lo_], np.sort(x), [hi_]])
     # on the j-th interval between order statistics, j records lie below t
     with np.errstate(divide="ignore"):  # an empty interval (tied records) gets weight 0
@@ -821,9 +1110,43 @@ def support_dp_expmech(X: ArrayLike, alpha: float, lo: float = 0.0, hi: float = 
                        rng: np.random.Generator | int | None = None) -> float:
     """An alpha-DP estimate of the lower support end of a uniform law from a sample in
     ``[lo, hi]`` (ours, attaining Proposition 3's rate up to a log factor): draw ``t`` from
-    :func:`support_expmech_log_density` (an interval by the Gumbel-max trick, then a uniform point
-    in it) and return ``t - k/(n + 1)``."""
-    edges, log_w, k, n, _ = _support_setup(X, alpha, lo, hi)
+    :func:`support_expmech_log_density` and return ``t - k/(n + 1)``.
+
+    The draw is exact and costs O(n) instead of a sort: the weights of the intervals between
+    order statistics decay like ``exp(-alpha/2 |rank - k|)``, so only the ``60/alpha`` ranks on
+    either side of ``k`` are selected (``np.partition``) and sorted; the intervals beyond them are
+    proposed with an upper bound on their total weight (at most ``e^{-30}`` of the window's) and,
+    in the rare event one is proposed, drawn exactly from the full sort and accepted with
+    probability true weight / bound (rejection sampling)."""
+    a, lo_, hi_, x, n, k = _support_params(X, alpha, lo, hi)
     gen = np.random.default_rng(rng)
-    j = int(np.argmax(log_w + gen.gumbel(size=log_w.size)))
-    return float(gen.uniform(edges[j], edges[j + 1]) - k / (n + 1))
+    half = int(np.ceil(_EXPMECH_WINDOW / a))
+    jlo, jhi = max(0, k - half), min(n, k + half)  # intervals j = jlo..jhi are in the window
+    first, last = max(jlo - 1, 0), min(jhi, n - 1)  # 0-based ranks of the order statistics needed
+    part = np.partition(x, [first, last]) if (jlo > 0 or jhi < n) else x
+    edges = np.concatenate([[lo_] if jlo == 0 else [], np.sort(part[first:last + 1]), [hi_] if jhi == n else []])
+    j = np.arange(jlo, jhi + 1)
+    with np.errstate(divide="ignore"):  # an empty interval (tied records) gets weight 0
+        log_w = np.log(np.diff(edges)) - 0.5 * a * np.abs(j - k)
+        log_low = np.log(edges[0] - lo_) - 0.5 * a * (k - jlo + 1) if jlo > 0 else -np.inf
+        log_high = np.log(hi_ - edges[-1]) - 0.5 * a * (jhi + 1 - k) if jhi < n else -np.inf
+    proposal = np.concatenate([log_w, [log_low, log_high]])
+    cum = np.cumsum(np.exp(proposal - proposal.max()))
+    full = None
+    while True:
+        i = int(np.searchsorted(cum, gen.uniform(0.0, cum[-1]), side="right"))
+        i = min(i, cum.size - 1)
+        if i < log_w.size:
+            return float(gen.uniform(edges[i], edges[i + 1]) - k / (n + 1))
+        if full is None:  # probability below e^-30: the exact weights of every interval
+            full_edges, full_log_w, *_ = _support_setup(x, a, lo_, hi_)
+            full = full_edges, full_log_w
+        full_edges, full_log_w = full
+        region = np.arange(0, jlo) if i == log_w.size else np.arange(jhi + 1, n + 1)
+        bound = log_low if i == log_w.size else log_high
+        region_w = full_log_w[region]
+        total = special.logsumexp(region_w)
+        if gen.uniform() < np.exp(total - bound):
+            c = np.cumsum(np.exp(region_w - region_w.max()))
+            jj = region[min(int(np.searchsorted(c, gen.uniform(0.0, c[-1]), side="right")), region.size - 1)]
+            return float(gen.uniform(full_edges[jj], full_edges[jj + 1]) - k / (n + 1))

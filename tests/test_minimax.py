@@ -227,3 +227,174 @@ def test_tv_lower_bound_below_tv_private_estimator(n, alpha, k):
 def test_bad_input_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- issue 14: public functions for the lower bounds, eq. (26) and Proposition 5's packing ---
+
+def test_binomial_tv_matches_the_product_laws_summed_over_every_sample():
+    for n, p0, p1 in ((1, 0.2, 0.9), (6, 0.3, 0.35), (9, 0.0, 0.4), (7, 0.5, 1.0), (8, 0.6, 0.6)):
+        x = np.array(list(itertools.product((0, 1), repeat=n))).sum(axis=1)
+        brute = 0.5 * np.abs(p0 ** x * (1 - p0) ** (n - x) - p1 ** x * (1 - p1) ** (n - x)).sum()
+        assert mm.binomial_tv(n, p0, p1) == pytest.approx(brute, abs=1e-14)
+        assert mm.binomial_tv(n, p1, p0) == pytest.approx(brute, abs=1e-14)
+
+
+def test_binomial_tv_keeps_relative_accuracy_in_the_far_tail():
+    # n = 10^9 records, rates 1e-9 apart: TV is tiny but representable, never 0 or NaN
+    tv = mm.binomial_tv(1e9, 0.5, 0.5 + 1e-9)
+    from scipy import stats
+    assert tv == pytest.approx(2 * stats.norm.cdf(1e-9 * np.sqrt(1e9)) - 1, rel=1e-3)
+
+
+def test_nonprivate_lower_bound_by_hand_at_one_record():
+    # n = 1: TV(Bern((1-eta)/2), Bern((1+eta)/2)) = eta, so max eta^2 (1 - eta)/2 = 2/27 at eta = 2/3
+    assert mm.lower_bound_nonprivate_mean(1, 2.0) == pytest.approx(4 * 2 / 27, rel=1e-9)
+    n = np.array([10.0, 1e4, 1e9])
+    b = mm.lower_bound_nonprivate_mean(n)
+    assert ((b * n > 1 / 24) & (b * n < 1)).all()
+
+
+def test_expmech_packing_error_limits():
+    # delta = 1: the mode errs only when no record is v, then with probability 1 - 1/|V|
+    assert mm.expmech_packing_error(10, 0.2, 0.5, 7, 1.0) == pytest.approx(0.8 ** 10 * (1 - 1 / 7))
+    # alpha -> 0: a uniform guess among |V| labels
+    assert mm.expmech_packing_error(10, 0.2, 1e-12, 7) == pytest.approx(1 - 1 / 7)
+    assert mm.theorem3_error_bound(30, 0.1, 0.5, 0.0, 100) <= mm.expmech_packing_error(30, 0.1, 0.5, 100)
+
+
+def test_marginal_of_non_identical_records_and_bound_26():
+    ch = mm.release_one_channel(3, 3)
+    laws = np.array([[0.2, 0.3, 0.5], [0.6, 0.2, 0.2], [1 / 3, 1 / 3, 1 / 3]])
+    assert ch.marginal(laws) == pytest.approx(laws.mean(axis=0))
+    assert mm.tv_contraction_bound_product(0.1, [0.5, 0.25, 0.25]) == pytest.approx(0.1)
+    assert mm.tv_contraction_bound_product([0.5, 1.0], [[0.9, 0.9]] * 2) == pytest.approx([0.9, 1.0])
+    with pytest.raises(ValueError, match="P"):
+        ch.marginal(laws[:2])
+
+
+def test_hamming_packing_is_a_code_with_the_greedy_guarantee():
+    import math
+    code = mm.hamming_packing(10, 3)
+    bits = code > 0
+    dist = (bits[:, None, :] != bits[None, :, :]).sum(axis=2) + 11 * np.eye(len(code), dtype=int)
+    assert dist.min() == 3
+    assert len(code) >= 2 ** 10 / sum(math.comb(10, i) for i in range(3))
+    assert set(np.unique(code)) == {-1.0, 1.0}
+
+
+def test_lower_bound_is_the_larger_of_the_two_terms():
+    n = np.array([1e2, 1e6])
+    none = mm.lower_bound("none", n)
+    dp = mm.lower_bound("dp", n, 50, 0.5, k=4.0)
+    assert (dp >= none).all() and dp[0] > none[0]
+    assert mm.lower_bound("tv", n, 1, 0.5, k=4.0) == pytest.approx(
+        np.maximum(none, mm.lower_bound_tv_mean(n, 0.5, 1.0, 4.0)))
+    with pytest.raises(ValueError, match="privacy"):
+        mm.lower_bound("renyi", 10)
+
+
+def test_table1_lower_slopes_rows():
+    rows = mm.table1_lower_slopes(np.inf)
+    assert {(r["privacy"], r["variable"]) for r in rows} >= {("dp", "d"), ("approx_dp", "d"), ("none", "n")}
+    assert all(abs(r["measured"] - r["theory"]) < 0.05 for r in rows)
+
+
+def test_lower_bound_dp_mean_handles_huge_dimensions():
+    b = mm.lower_bound_dp_mean(1e12, 4096, 0.5, 0.0, 1.0, np.inf)
+    assert np.isfinite(b) and 0 < b < 1
+
+
+# --- issue 15: numerics, validation and the faster algorithms ---
+
+def test_canonical_pair_does_not_overflow():
+    p, q = mm.canonical_dp_pair(1000.0, 0.1)
+    assert np.isfinite(p).all() and np.isfinite(q).all()
+    assert p == pytest.approx([0.1, 0.9, 0.0, 0.0]) and q == pytest.approx([0.0, 0.0, 0.9, 0.1])
+
+
+def test_invalid_inputs_that_were_silently_accepted():
+    with pytest.raises(ValueError, match="k"):
+        mm.simulate_two_point_risk(0.1, 1.0, -np.inf, 10, 1, 0.5, "laplace", 1.0)
+    with pytest.raises(ValueError, match="X"):
+        mm.project_l2_ball([[1.0, np.inf]], 1.0)
+    with pytest.raises(ValueError, match="X"):
+        mm.private_mean(np.full((3, 2), np.nan), "kl", 0.5, 1.0)
+    with pytest.raises(TypeError, match="FiniteChannel"):
+        mm.dp_delta(None, 1.0)
+    with pytest.raises(TypeError, match="gamma"):
+        mm.hard_chtp_sup([0.5, 0.5], [0.5, 0.5], np.array([0.1, 0.2]))
+    with pytest.raises(TypeError, match="T"):
+        mm.project_l2_ball([[1.0]], [1.0, 2.0])
+
+
+def test_soft_chtp_gradient_matches_finite_differences():
+    rng = np.random.default_rng(7)
+    p, q = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
+    w = rng.uniform(0.2, 0.9, 4)
+    tv, grad = mm._conditional_tv_and_gradient(p, q, w)
+    h = 1e-7
+    fd = [(mm._conditional_tv(p, q, w + h * e) - mm._conditional_tv(p, q, w - h * e)) / (2 * h) for e in np.eye(4)]
+    assert tv == pytest.approx(float(mm._conditional_tv(p, q, w)))
+    assert grad == pytest.approx(fd, abs=1e-6)
+
+
+def test_chtp_level_is_unchanged_by_merging_relabelled_pairs():
+    ch = mm.release_one_channel(3, 4)
+    p, q = ch.distinct_neighbour_rows()
+    direct = max(mm.hard_chtp_sup(a, b, 0.6) for a, b in zip(p, q))
+    assert mm.chtp_level(ch, 0.6) == pytest.approx(direct, abs=1e-15)
+
+
+def test_support_expmech_rejection_path_is_exact(monkeypatch):
+    # a window of one rank around k sends many proposals outside it: the draws must still
+    # follow the exact density
+    from scipy import stats
+    monkeypatch.setattr(mm, "_EXPMECH_WINDOW", 1.0)
+    x = 0.3 + np.random.default_rng(8).random(40)
+    n, alpha = 40, 2.0
+    k = min(n, int(np.ceil(4 * np.log(n) / alpha)))
+    t = np.linspace(0.0, 2.0, 200001)
+    dens = np.exp(mm.support_expmech_log_density(t, x, alpha))
+    cdf = np.concatenate([[0.0], np.cumsum((dens[1:] + dens[:-1]) / 2 * np.diff(t))])
+    rng = np.random.default_rng(9)
+    draws = np.array([mm.support_dp_expmech(x, alpha, rng=rng) for _ in range(3000)]) + k / (n + 1)
+    assert stats.kstest(draws, lambda s: np.interp(s, t, cdf / cdf[-1])).pvalue > 0.001
+
+
+# --- accuracy against mpmath --------------------------------------------------------------------
+
+def _binomial_tv_mpmath(n, p0, p1):
+    import mpmath
+    mpmath.mp.dps = 40
+    lo, hi = mpmath.mpf(min(p0, p1)), mpmath.mpf(max(p0, p1))
+    j = [mpmath.mpf(i) for i in range(n + 1)]
+    return float(sum(abs(mpmath.binomial(n, i) * (lo ** i * (1 - lo) ** (n - i) - hi ** i * (1 - hi) ** (n - i)))
+                     for i in j) / 2)
+
+
+@pytest.mark.parametrize("n, p0, p1", [(10, 0.3, 0.3 + 1e-8), (200, 0.5, 0.5 + 1e-3), (200, 0.01, 0.4),
+                                       (1000, 0.2, 0.25), (1000, 1e-6, 2e-6)])
+def test_binomial_tv_against_mpmath(n, p0, p1):
+    ref = _binomial_tv_mpmath(n, p0, p1)
+    # the difference of two tails loses at most ~1e-16 absolutely: relative 1e-7 at TV = 1e-8
+    assert mm.binomial_tv(n, p0, p1) == pytest.approx(ref, rel=1e-6, abs=1e-15)
+
+
+@pytest.mark.parametrize("eps", [1e-8, 1e-3, 1.0, 10.0, 40.0])
+def test_sharp_chtp_level_of_pure_dp_against_mpmath(eps):
+    import mpmath
+    ref = float(mpmath.tanh(mpmath.mpf(eps) / 2))
+    # computed in linear space: absolute accuracy 1e-15 (relative 1e-7 at eps = 1e-8)
+    assert mm.chtp_beta_exact(eps, 0.0, 0.5) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+    if ref < 1.0:  # beta = tanh(eps/2)/2 inverts to eps (at eps = 40 it rounds to 1/2)
+        assert mm.dp_from_chtp(ref / 2, 0.5)[0] == pytest.approx(eps, rel=1e-7)
+
+
+def test_optimal_bins_is_the_integer_minimum():
+    a = 0.45
+    cdf = lambda x: x - a * (np.cos(2 * np.pi * x) - 1) / (2 * np.pi)  # noqa: E731
+    for n, alpha, d in ((1e4, 0.1, 1), (1e6, np.inf, 1), (1e5, 1.0, 2), (300.0, 0.01, 1)):
+        m, risk = mm.histogram_optimal_bins(cdf, 1 + a * a / 2, n, alpha, d)
+        top = min(20_000, int(3 * n ** (1 / d)))
+        every = mm.histogram_risk_exact(cdf, 1 + a * a / 2, n, np.arange(1.0, top + 1), alpha, d)
+        assert m == int(np.argmin(every)) + 1 and risk == pytest.approx(every.min(), rel=1e-12)
