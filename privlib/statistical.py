@@ -434,8 +434,14 @@ def _lse(x: NDArray[np.float64]) -> float:
 
 
 def _noise_delta_plus(eps: float, n: int, p: float, scale: float, noise: str) -> float:
-    """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction: the optimal event is ``[t*, inf)`` where
-    the log-likelihood ratio of the two mixtures crosses eps (it is non-decreasing in t)."""
+    """``H_{e^eps}(mu_+ || mu_-)`` of the noisy fraction at one epsilon (see :func:`_noise_deltas_plus`)."""
+    return float(_noise_deltas_plus(np.array([eps]), n, p, scale, noise)[0])
+
+
+def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float, noise: str) -> NDArray[np.float64]:
+    """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction at each epsilon: the optimal event is
+    ``[t*, inf)`` where the log-likelihood ratio of the two mixtures crosses eps (it is
+    non-decreasing in t). The binomial weights are computed once for all epsilons."""
     # root search on the weights that matter to e^-60 relative; the final sums on all weights
     # down to e^-745 (smaller ones cannot change a double)
     k_root = _binomial_window(n - 1, p, 60.0)
@@ -443,30 +449,33 @@ def _noise_delta_plus(eps: float, n: int, p: float, scale: float, noise: str) ->
     k = _binomial_window(n - 1, p, 745.0)
     log_w = _log_binom(k, n - 1, p, 1.0 - p)
 
-    def g(t: float) -> float:
+    def ratio(t: float) -> float:
         up = _lse(w_root + _noise_logpdf(noise, (t - (k_root + 1) / n) / scale))
         down = _lse(w_root + _noise_logpdf(noise, (t - k_root / n) / scale))
-        return up - down - eps
+        return up - down
 
-    lo, hi = -1.0 / n - 10.0 * scale, 1.0 + 1.0 / n + 10.0 * scale
-    if g(hi) <= 0.0 and noise == "laplace":
-        # right of every lattice point the Laplace ratio is constant at its supremum: it never
-        # exceeds e^eps, so no event has positive delta_+ (Lemma 5's bound, read off the densities)
-        return 0.0
-    step = 10.0 * scale
-    while g(hi) < 0.0:
-        hi, step = hi + step, 2.0 * step
-    step = 10.0 * scale
-    while g(lo) > 0.0:
-        lo, step = lo - step, 2.0 * step
-    # delta_+(t) = P_+[t, inf) - e^eps P_-[t, inf) is stationary at the root (its derivative is
-    # -(p_+ - e^eps p_-)(t) = 0), so an error x in t* changes delta by O(x^2): 1e-7 scale suffices
-    t_star = optimize.brentq(g, lo, hi, xtol=1e-7 * scale, rtol=1e-13)
-    log_a = special.logsumexp(log_w + _noise_logsf(noise, (t_star - (k + 1) / n) / scale))
-    log_b = special.logsumexp(log_w + _noise_logsf(noise, (t_star - k / n) / scale))
-    if log_a <= eps + log_b:
-        return 0.0
-    return float(np.exp(log_a) * -np.expm1(eps + log_b - log_a))
+    out = np.zeros(eps.shape)
+    right = 1.0 + 1.0 / n + 10.0 * scale
+    top = ratio(right)
+    for i, e in enumerate(eps):
+        if noise == "laplace" and top <= e:
+            # right of every lattice point the Laplace ratio is constant at its supremum: it never
+            # exceeds e^eps, so no event has positive delta_+ (Lemma 5's bound, read off the densities)
+            continue
+        lo, hi, step = -1.0 / n - 10.0 * scale, right, 10.0 * scale
+        while ratio(hi) < e:
+            hi, step = hi + step, 2.0 * step
+        step = 10.0 * scale
+        while ratio(lo) > e:
+            lo, step = lo - step, 2.0 * step
+        # delta_+(t) = P_+[t, inf) - e^eps P_-[t, inf) is stationary at the root (its derivative is
+        # -(p_+ - e^eps p_-)(t) = 0), so an error x in t* changes delta by O(x^2): 1e-7 scale suffices
+        t_star = optimize.brentq(lambda t: ratio(t) - e, lo, hi, xtol=1e-7 * scale, rtol=1e-13)
+        log_a = special.logsumexp(log_w + _noise_logsf(noise, (t_star - (k + 1) / n) / scale))
+        log_b = special.logsumexp(log_w + _noise_logsf(noise, (t_star - k / n) / scale))
+        if log_a > e + log_b:
+            out[i] = np.exp(log_a) * -np.expm1(e + log_b - log_a)
+    return out
 
 
 def _check_noise(noise: object) -> str:
@@ -487,9 +496,9 @@ def noise_delta(epsilon: ArrayLike, n: int, pi: float, scale: float, noise: str 
     scale = v.scalar("scale", scale, low=0.0, low_open=True)
     noise = _check_noise(noise)
     v.size_limit("epsilon", eps.size, 1e5, "root searches")
-    out = [max(_noise_delta_plus(float(e), n, pi, scale, noise), _noise_delta_plus(float(e), n, 1.0 - pi, scale, noise))
-           for e in np.ravel(eps)]
-    return np.array(out, dtype=float).reshape(eps.shape)
+    flat = np.ravel(eps)
+    out = np.maximum(_noise_deltas_plus(flat, n, pi, scale, noise), _noise_deltas_plus(flat, n, 1.0 - pi, scale, noise))
+    return out.reshape(eps.shape)
 
 
 def dp_delta(epsilon: ArrayLike, nu: ArrayLike, noise: str = "gaussian") -> NDArray[np.float64]:
