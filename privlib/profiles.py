@@ -145,15 +145,23 @@ def epsilon_for_delta(
 ) -> float:
     """Smallest ``eps >= 0`` with ``curve(eps) <= delta`` for a non-increasing privacy curve,
     by Brent's method; 0 when ``curve(0) <= delta``."""
-    d = float(v.probability("delta", delta))
-    if curve(0.0) <= d:
+    if not callable(curve):
+        raise TypeError(f"curve must be a function of epsilon, got {type(curve).__name__}")
+    d = v.scalar("delta", delta, low=0.0, high=1.0)
+    epsilon_max = v.scalar("epsilon_max", epsilon_max, low=0.0, low_open=True)
+    xtol = v.scalar("xtol", xtol, low=0.0, low_open=True)
+
+    def at(e: float) -> float:
+        return float(np.asarray(curve(e), dtype=float).reshape(()))
+
+    if at(0.0) <= d:
         return 0.0
     hi = 1.0
-    while curve(hi) > d:
+    while at(hi) > d:
         hi *= 2.0
         if hi > epsilon_max:
             raise ValueError(f"no epsilon <= epsilon_max={epsilon_max:g} reaches delta={d:g}")
-    return float(optimize.brentq(lambda e: curve(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
+    return float(optimize.brentq(lambda e: at(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
 
 
 def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
@@ -163,7 +171,7 @@ def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
     deltas far below machine epsilon.
     """
     d = v.probability("delta", delta, open_ends=True)
-    mu_ = float(v.positive("mu", mu))
+    mu_ = v.scalar("mu", mu, low=0.0, low_open=True)
 
     def solve(target: float) -> float:
         log_target = np.log(target)
