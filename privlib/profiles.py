@@ -59,8 +59,8 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
 
     No sort of the outputs: each output's privacy loss is binned into the sorted epsilon grid
     (``O(n log k)`` for n outputs and k epsilons). For each epsilon, the outputs whose loss lies
-    between it and the next epsilon of the grid contribute ``p (1 - e^(eps - L))`` term by term
-    (no cancellation), and the outputs beyond the next epsilon contribute
+    between it and the next epsilon of the grid contribute ``p - e^eps q`` term by term (each
+    positive, so their sum does not cancel), and the outputs beyond the next epsilon contribute
     ``P - e^eps Q`` of their bin sums, which cannot cancel by more than a factor
     ``1 - e^(eps - eps_next)``: deltas keep their relative accuracy however small they are.
     """
@@ -74,20 +74,21 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     grid, where = np.unique(eps.ravel(), return_inverse=True)
     k = grid.size
     with np.errstate(divide="ignore", invalid="ignore"):
+        log_q = np.log(q)
         loss = np.log(p)
-        loss -= np.log(q)
+        loss -= log_q
     if not (p.all() or q.all()):
         loss[(p == 0) & (q == 0)] = 0.0                  # no mass under either: no contribution
     # bin b holds the outputs with grid[b-1] < loss <= grid[b]; they count for grid[0..b-1]
     bins = np.searchsorted(grid, loss, side="left")
-    # the largest epsilon below each loss gets the output's exact term p (1 - e^(eps - L)); bin 0
-    # (losses below the whole grid) collects values that are dropped
+    # the largest epsilon below each loss gets the output's own term p - e^eps q (positive, one
+    # rounding); bin 0 (losses below the whole grid) collects values that are dropped
     below = np.r_[0.0, grid].take(bins)
     with np.errstate(invalid="ignore", over="ignore"):
-        below -= loss
-        exact = np.expm1(below, out=below)
-        exact *= p
-    near = -np.bincount(bins, weights=exact, minlength=k + 1)[1:]
+        below += log_q
+        exact = np.exp(below, out=below)
+        np.subtract(p, exact, out=exact)
+    near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
     # sums over the bins beyond the next epsilon (suffix sums from the largest losses down)
     far_p = np.cumsum(np.bincount(bins, weights=p, minlength=k + 1)[::-1])[::-1]
     far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
