@@ -83,11 +83,17 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     bins = np.searchsorted(grid, loss, side="left")
     # the largest epsilon below each loss gets the output's own term p - e^eps q (positive, one
     # rounding); bin 0 (losses below the whole grid) collects values that are dropped
-    below = np.r_[0.0, grid].take(bins)
-    with np.errstate(invalid="ignore", over="ignore"):
-        below += log_q
-        exact = np.exp(below, out=below)
-        np.subtract(p, exact, out=exact)
+    with np.errstate(over="ignore"):
+        factor = np.exp(np.r_[0.0, grid])                # e^eps, one rounding; inf beyond 709
+    exact = factor.take(bins)
+    with np.errstate(invalid="ignore"):
+        exact *= q                                        # inf * 0 where q vanishes: no q-term
+    exact[q == 0] = 0.0
+    huge = np.isinf(exact)
+    if huge.any():                                        # e^eps overflows but e^eps q does not
+        with np.errstate(invalid="ignore"):
+            exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge])
+    np.subtract(p, exact, out=exact)
     near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
     # sums over the bins beyond the next epsilon (suffix sums from the largest losses down)
     far_p = np.cumsum(np.bincount(bins, weights=p, minlength=k + 1)[::-1])[::-1]
@@ -95,7 +101,8 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     far_p = np.r_[far_p[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
     far_q = np.r_[far_q[2:], 0.0]
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        weighted = np.where(far_q > 0, np.exp(grid + np.log(far_q)), 0.0)
+        weighted = factor[1:] * far_q
+        weighted = np.where(far_q > 0, np.where(np.isinf(weighted), np.exp(grid + np.log(far_q)), weighted), 0.0)
     delta = near + far_p - weighted
     if grid[-1] == np.inf:                                # the limit: mass where q vanishes
         delta[-1] = p[(q == 0) & (p > 0)].sum()
