@@ -59,10 +59,11 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
 
     No sort of the outputs: each output's privacy loss is binned into the sorted epsilon grid
     (``O(n log k)`` for n outputs and k epsilons). For each epsilon, the outputs whose loss lies
-    between it and the next epsilon of the grid contribute ``p - e^eps q`` term by term (each
-    positive, so their sum does not cancel), and the outputs beyond the next epsilon contribute
-    ``P - e^eps Q`` of their bin sums, which cannot cancel by more than a factor
-    ``1 - e^(eps - eps_next)``: deltas keep their relative accuracy however small they are.
+    between it and the next epsilon of the grid contribute ``(p - q) - (e^eps - 1) q`` term by
+    term (each positive, so their sum does not cancel, and exact in ``p - q`` for nearly equal
+    pmfs), and the outputs beyond the next epsilon contribute the same expression of their bin
+    sums, which cannot cancel by more than a factor ``1 - e^(eps - eps_next)``: deltas keep their
+    relative accuracy however small they are.
     """
     p = v.pmf("p", p)
     q = v.pmf("q", q)
@@ -81,10 +82,12 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
         loss[(p == 0) & (q == 0)] = 0.0                  # no mass under either: no contribution
     # bin b holds the outputs with grid[b-1] < loss <= grid[b]; they count for grid[0..b-1]
     bins = np.searchsorted(grid, loss, side="left")
-    # the largest epsilon below each loss gets the output's own term p - e^eps q (positive, one
-    # rounding); bin 0 (losses below the whole grid) collects values that are dropped
+    # each output's own term for the largest epsilon below its loss, written
+    # p - e^eps q = (p - q) - (e^eps - 1) q: p - q is exact for nearly equal p and q, and the
+    # second term carries the small factor expm1(eps); bin 0 (losses below the grid) is dropped
+    diff = p - q
     with np.errstate(over="ignore"):
-        factor = np.exp(np.r_[0.0, grid])                # e^eps, one rounding; inf beyond 709
+        factor = np.expm1(np.r_[0.0, grid])               # inf beyond eps = 709
     exact = factor.take(bins)
     with np.errstate(invalid="ignore"):
         exact *= q                                        # inf * 0 where q vanishes: no q-term
@@ -92,18 +95,20 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     huge = np.isinf(exact)
     if huge.any():                                        # e^eps overflows but e^eps q does not
         with np.errstate(invalid="ignore"):
-            exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge])
-    np.subtract(p, exact, out=exact)
+            exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge]) - q[huge]
+    np.subtract(diff, exact, out=exact)
     near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
-    # sums over the bins beyond the next epsilon (suffix sums from the largest losses down)
-    far_p = np.cumsum(np.bincount(bins, weights=p, minlength=k + 1)[::-1])[::-1]
+    # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down)
+    far_d = np.cumsum(np.bincount(bins, weights=diff, minlength=k + 1)[::-1])[::-1]
     far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
-    far_p = np.r_[far_p[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
+    far_d = np.r_[far_d[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
     far_q = np.r_[far_q[2:], 0.0]
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         weighted = factor[1:] * far_q
-        weighted = np.where(far_q > 0, np.where(np.isinf(weighted), np.exp(grid + np.log(far_q)), weighted), 0.0)
-    delta = near + far_p - weighted
+        overflow = np.isinf(weighted) & (far_q > 0)
+        weighted = np.where(far_q > 0, weighted, 0.0)
+        weighted[overflow] = np.exp(grid[overflow] + np.log(far_q[overflow])) - far_q[overflow]
+    delta = near + far_d - weighted
     if grid[-1] == np.inf:                                # the limit: mass where q vanishes
         delta[-1] = p[(q == 0) & (p > 0)].sum()
     return np.clip(delta, 0.0, 1.0)[where].reshape(eps.shape)

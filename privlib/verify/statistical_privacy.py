@@ -271,7 +271,7 @@ def _(subsampling_delta):
     return lambda epsilon, n, m, pi: subsampling_delta(epsilon, n, m - 1, pi)
 
 
-@claim("004/thm-4-1", item="Theorem 4.1",
+@claim("004/thm-4-1", item="Theorem 4.1", checks=("statistical.subsampling_delta",),
        statement="The SP delta of subsampling is the hockey-stick divergence of the two laws of Lemma 4, in both directions; `subsampling_delta` computes it for any $n$ at a cost independent of $n$.",
        method="exact laws from enumeration (n = 8, every m) with the hockey-stick sum in rational arithmetic, at 5 epsilons and 3 values of pi; and a 40-digit sum of the exact laws at n = 2e6, m = 1e6, eps = 0.005 (where terms past the first 512 come from binomial tails)")
 def thm_4_1(n: int = 8) -> Evidence:
@@ -327,7 +327,7 @@ def _exact_theorem_sums(eps: float, n: int, m: int, pi: float) -> tuple[float, f
     return float(plus), float(minus)
 
 
-@claim("004/erratum-e1", item="Theorem 4.1 (threshold cap)", kind="erratum",
+@claim("004/erratum-e1", item="Theorem 4.1 (threshold cap)", kind="erratum", checks=("statistical.theorem_deltas",),
        statement="The printed cap $j_+^\\star = \\min\\{\\lambda, \\lambda + \\frac{e^\\varepsilon-1}{1+e^\\varepsilon\\xi}\\} n\\pi$ always returns $\\lambda n\\pi$, so the sum starts at the mean and adds negative terms; uncapped (a cap at $m$), Theorem 4.1's threshold sum equals the definition.",
        method="`theorem_deltas` (Theorem 4.1's closed-form summands summed from its threshold), printed and corrected, against the definition in exact rational arithmetic (n = 1000, m = 100, pi = 0.5, eps = 0.01)")
 def erratum_e1(n: int = 1000, m: int = 100, pi: float = 0.5, epsilon: float = 0.01) -> Evidence:
@@ -359,7 +359,7 @@ def _(summands):
     return wrong
 
 
-@claim("004/erratum-e2-e3", item="Theorem 4.1 (delta_- limit and binding caps)", kind="erratum",
+@claim("004/erratum-e2-e3", item="Theorem 4.1 (delta_- limit and binding caps)", kind="erratum", checks=("statistical.theorem_deltas",),
        statement="The printed $\\delta_-$ sums up to $\\lceil j_-^\\star \\rceil$ with capped thresholds; the ceiling adds a negative term and a binding cap yields a negative 'delta'. Summing up to $\\lfloor j_-^\\star \\rfloor$ (nothing when the threshold leaves $[0, m]$) equals the definition.",
        method="`theorem_deltas`, printed and corrected, against the definition in exact rational arithmetic at (n, m, pi, eps) = (1000, 100, 0.3, 0.05) and (100, 10, 0.2, 0.3)")
 def erratum_e2_e3() -> Evidence:
@@ -436,7 +436,7 @@ def _(log_pure_delta):
     return lambda epsilon, n, pi: np.log(statistical.pure_delta(epsilon, n, pi))
 
 
-@claim("004/erratum-e5-e6", item="Theorem 4.2 (thresholds)", kind="erratum",
+@claim("004/erratum-e5-e6", item="Theorem 4.2 (thresholds)", kind="erratum", checks=("statistical.theorem_deltas",),
        statement="Theorem 4.2's threshold is printed as $1 + \\frac{e^\\varepsilon - 1}{1 + e^\\varepsilon \\xi} n\\pi$; it must be $(1 + \\frac{e^\\varepsilon - 1}{1 + e^\\varepsilon \\xi}) n\\pi$. The restriction $\\varepsilon \\le \\ln 2$ is not needed: the corrected sums equal the definition for $\\varepsilon$ = 1, 2 and 20 too.",
        method="`theorem_deltas` with m = n, corrected and printed, against the definition in exact rational arithmetic (n = 120, pi = 0.3)")
 def erratum_e5_e6(n: int = 120, pi: float = 0.3) -> Evidence:
@@ -813,7 +813,7 @@ def _fig5_ratios(n: int, m: int, epsilon: float, pis: tuple[float, ...], k_per_c
     return np.array(lap), np.array(gau), np.array(lap_ref), np.array(gau_ref)
 
 
-@claim("004/erratum-fig5", item="Figure 5 (Laplace 'about 20% worse')", kind="erratum",
+@claim("004/erratum-fig5", item="Figure 5 (Laplace 'about 20% worse')", kind="erratum", checks=("statistical.noise_delta",),
        statement="At equal utility loss with $\\lambda = 0.1$ (n = 1000, $\\varepsilon = 0.01$) the text says Laplace noise is about 20% worse than the other two mechanisms; computed from the definition its delta is more than 25% above the Gaussian one at every $\\pi$ (the record lists the ratios).",
        method="`noise_delta` for Laplace and Gaussian noise at the scales of `equal_utility_scales`, each against trapezoid integration of the mixture densities on a lattice-aligned grid, at pi in {0.01, 0.1, 0.3, 0.5}; then the ratios against 1.25, the top of any reading of 'about 20%'")
 def erratum_fig5(n: int = 1000, m: int = 100, epsilon: float = 0.01) -> Evidence:
@@ -836,7 +836,7 @@ def _(logsf):
     return lambda noise, z: logsf("gaussian", z)
 
 
-@claim("004/erratum-fig8", item="Figure 8 (Laplace 'always worse')", kind="erratum",
+@claim("004/erratum-fig8", item="Figure 8 (Laplace 'always worse')", kind="erratum", checks=("statistical.noise_delta", "statistical.subsampling_delta"),
        statement="The text says Laplace noise is always worse than the other mechanisms at equal utility loss; for small samples the calibrated Laplace noise is so large that $1/(bn) \\le \\varepsilon$ and its $\\delta$ is exactly 0 (Lemma 5), below subsampling's.",
        method="at n = 1000, pi = 0.5, eps = 0.01 and m = 10: `equal_utility_laplace_epsilon` at most eps, `noise_delta` (Laplace) 0 and the trapezoid integral of its mixture densities 0, `subsampling_delta` against a 40-digit sum and positive; at m = 100 the order is the text's: Laplace (checked by grid integration) above subsampling")
 def erratum_fig8(epsilon: float = 0.01) -> Evidence:
