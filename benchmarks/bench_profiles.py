@@ -102,7 +102,7 @@ def main() -> None:
 
     eps_many = np.linspace(0.0, 10.0, 10**6)
     mu = 1.0
-    gauss = plm.GaussianPrivacyLoss(1.0 / mu, 1.0, pessimistic_estimate=False, adjacency_type=plm.AdjacencyType.REPLACE)
+    gauss = plm.GaussianPrivacyLoss(1.0 / mu, 1.0, pessimistic_estimate=False, adjacency_type=plm.AdjacencyType.REMOVE)
 
     def scipy_gaussian(e, mu=mu):
         return special.ndtr(-e / mu + mu / 2) - np.exp(e) * special.ndtr(-e / mu - mu / 2)
@@ -118,7 +118,7 @@ def main() -> None:
     with mpmath.workdps(60):
         m = mpmath.mpf(mu_tail)
         ref_g = [float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)) for e in map(mpmath.mpf, tail)]
-    gauss_tail = plm.GaussianPrivacyLoss(1.0 / mu_tail, 1.0, pessimistic_estimate=False, adjacency_type=plm.AdjacencyType.REPLACE)
+    gauss_tail = plm.GaussianPrivacyLoss(1.0 / mu_tail, 1.0, pessimistic_estimate=False, adjacency_type=plm.AdjacencyType.REMOVE)
     acc_g = {"privlib": worst_relative_error(profiles.gaussian_delta(tail, mu_tail), ref_g),
              "scipy": worst_relative_error(scipy_gaussian(tail, mu_tail), ref_g),
              "dp-accounting": worst_relative_error([gauss_tail.get_delta_for_epsilon(float(e)) for e in tail], ref_g)}
