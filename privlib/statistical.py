@@ -60,7 +60,7 @@ __all__ = [
 NOISES = ("gaussian", "laplace")
 #: outputs summed term by term after the threshold; beyond them the tails of the two laws differ
 #: by at least a factor ``1 - e^(-_TERMS dL)``, so their difference keeps its digits
-_TERMS = 512
+_TERMS = 256
 _MAX_N = 10**12  # sizes beyond this lose the integer resolution of float64 lattices
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 _SMALL = np.arange(16.0)
