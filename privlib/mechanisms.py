@@ -39,8 +39,8 @@ class LaplaceMechanism:
     sensitivity: float = 1.0
 
     def __post_init__(self) -> None:
-        v.positive("epsilon", self.epsilon)
-        v.positive("sensitivity", self.sensitivity)
+        object.__setattr__(self, "epsilon", v.scalar("epsilon", self.epsilon, low=0.0, low_open=True))
+        object.__setattr__(self, "sensitivity", v.scalar("sensitivity", self.sensitivity, low=0.0, low_open=True))
 
     @property
     def scale(self) -> float:
@@ -80,8 +80,8 @@ class GaussianMechanism:
     sensitivity: float = 1.0
 
     def __post_init__(self) -> None:
-        v.positive("sigma", self.sigma)
-        v.positive("sensitivity", self.sensitivity)
+        object.__setattr__(self, "sigma", v.scalar("sigma", self.sigma, low=0.0, low_open=True))
+        object.__setattr__(self, "sensitivity", v.scalar("sensitivity", self.sensitivity, low=0.0, low_open=True))
 
     @property
     def mu(self) -> float:
@@ -120,7 +120,7 @@ class RandomizedResponse:
     k: int = 2
 
     def __post_init__(self) -> None:
-        v.positive("epsilon", self.epsilon)
+        object.__setattr__(self, "epsilon", v.scalar("epsilon", self.epsilon, low=0.0, low_open=True))
         v.integer("k", self.k, low=2)
 
     @property
@@ -175,7 +175,7 @@ class GeometricMechanism:
     sensitivity: int = 1
 
     def __post_init__(self) -> None:
-        v.positive("epsilon", self.epsilon)
+        object.__setattr__(self, "epsilon", v.scalar("epsilon", self.epsilon, low=0.0, low_open=True))
         v.integer("sensitivity", self.sensitivity, low=1)
 
     @property
@@ -201,8 +201,11 @@ class GeometricMechanism:
     def sample(self, value: ArrayLike = 0, size: int | tuple[int, ...] | None = None,
                rng: np.random.Generator | int | None = None) -> NDArray[np.int64]:
         """Draw outputs: the difference of two i.i.d. geometric variables added to ``value``."""
+        value = np.asarray(value)
+        if not np.issubdtype(value.dtype, np.integer):
+            raise TypeError(f"value must be integer-valued (the geometric mechanism releases integers), got dtype {value.dtype}")
         gen = _rng(rng)
-        p = 1.0 - self.alpha
+        p = -np.expm1(-self.epsilon / self.sensitivity)  # 1 - alpha without cancellation
         shape = np.broadcast_shapes(np.shape(value), () if size is None else np.atleast_1d(size).tolist())
         noise = gen.geometric(p, size=shape) - gen.geometric(p, size=shape)
         return np.asarray(value) + noise

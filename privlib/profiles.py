@@ -7,7 +7,7 @@ neighbouring pair has ``delta(eps)`` at most ``delta``.
 
 Closed forms here are evaluated in log-space (``log_ndtr``, ``expm1``) so that they stay accurate
 for tiny and for large epsilon; ``hockey_stick`` handles any pair of discrete pmfs in
-``O(n log n)`` by sorting the privacy loss once and using cumulative sums.
+``O(n log k)`` for k epsilons by binning the privacy losses into the sorted epsilon grid.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ __all__ = [
 ]
 
 
+def _loss(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = np.log(p) - np.log(q)
+    return np.where((p == 0) & (q == 0), 0.0, loss)
+
+
 def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     """Pointwise privacy loss ``log p(y) / q(y)`` of two pmfs (or densities) on the same outputs.
 
@@ -43,17 +49,21 @@ def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     q = v.nonnegative("q", q)
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        loss = np.log(p) - np.log(q)
-    return np.where((p == 0) & (q == 0), 0.0, loss)
+    return _loss(p, q)
 
 
 def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
     """Hockey-stick divergence ``sum_y max(p(y) - e^eps q(y), 0)`` of two pmfs, vectorized over
-    ``epsilon`` (any real values; ``epsilon = 0`` gives the total variation distance).
+    ``epsilon`` (any real values; ``epsilon = 0`` gives the total variation distance, ``+inf``
+    the mass of ``p`` where ``q`` vanishes).
 
-    The outputs are sorted once by privacy loss; for each epsilon the positive part is the set
-    of outputs whose loss exceeds epsilon, read off cumulative sums by binary search.
+    No sort of the outputs: each output's privacy loss is binned into the sorted epsilon grid
+    (``O(n log k)`` for n outputs and k epsilons). For each epsilon, the outputs whose loss lies
+    between it and the next epsilon of the grid contribute ``(p - q) - (e^eps - 1) q`` term by
+    term (each positive, so their sum does not cancel, and exact in ``p - q`` for nearly equal
+    pmfs), and the outputs beyond the next epsilon contribute the same expression of their bin
+    sums, which cannot cancel by more than a factor ``1 - e^(eps - eps_next)``: deltas keep their
+    relative accuracy however small they are.
     """
     p = v.pmf("p", p)
     q = v.pmf("q", q)
@@ -62,24 +72,46 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     eps = v.real("epsilon", epsilon, finite=False)
     if (eps == -np.inf).any():
         raise ValueError("epsilon must be > -inf")
-    loss = privacy_loss(p, q)
-    # outputs already ordered by their loss (as for monotone likelihood ratios) need no sort
-    if (np.diff(loss) <= 0).all():
-        order = np.arange(loss.size)
-    elif (np.diff(loss) >= 0).all():
-        order = np.arange(loss.size)[::-1]
-    else:
-        order = np.argsort(-loss, kind="stable")
-    loss_desc = loss[order]
-    cum_p = np.concatenate(([0.0], np.cumsum(p[order])))
-    cum_q = np.concatenate(([0.0], np.cumsum(q[order])))
-    # number of outputs with loss > eps (loss_desc is descending; search in its negation).
-    k = np.searchsorted(-loss_desc, -eps, side="left")
-    with np.errstate(over="ignore", invalid="ignore"):
-        delta = cum_p[k] - np.exp(eps) * cum_q[k]
-    # where cum_q[k] == 0 the product may be inf * 0: the q-term is absent.
-    delta = np.where(cum_q[k] == 0.0, cum_p[k], delta)
-    return np.clip(delta, 0.0, 1.0)
+    grid, where = np.unique(eps.ravel(), return_inverse=True)
+    k = grid.size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_q = np.log(q)
+        loss = np.log(p)
+        loss -= log_q
+    if not (p.all() or q.all()):
+        loss[(p == 0) & (q == 0)] = 0.0                  # no mass under either: no contribution
+    # bin b holds the outputs with grid[b-1] < loss <= grid[b]; they count for grid[0..b-1]
+    bins = np.searchsorted(grid, loss, side="left")
+    # each output's own term for the largest epsilon below its loss, written
+    # p - e^eps q = (p - q) - (e^eps - 1) q: p - q is exact for nearly equal p and q, and the
+    # second term carries the small factor expm1(eps); bin 0 (losses below the grid) is dropped
+    diff = p - q
+    with np.errstate(over="ignore"):
+        factor = np.expm1(np.r_[0.0, grid])               # inf beyond eps = 709
+    exact = factor.take(bins)
+    with np.errstate(invalid="ignore"):
+        exact *= q                                        # inf * 0 where q vanishes: no q-term
+    exact[q == 0] = 0.0
+    huge = np.isinf(exact)
+    if huge.any():                                        # e^eps overflows but e^eps q does not
+        with np.errstate(invalid="ignore"):
+            exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge]) - q[huge]
+    np.subtract(diff, exact, out=exact)
+    near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
+    # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down)
+    far_d = np.cumsum(np.bincount(bins, weights=diff, minlength=k + 1)[::-1])[::-1]
+    far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
+    far_d = np.r_[far_d[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
+    far_q = np.r_[far_q[2:], 0.0]
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        weighted = factor[1:] * far_q
+        overflow = np.isinf(weighted) & (far_q > 0)
+        weighted = np.where(far_q > 0, weighted, 0.0)
+        weighted[overflow] = np.exp(grid[overflow] + np.log(far_q[overflow])) - far_q[overflow]
+    delta = near + far_d - weighted
+    if grid[-1] == np.inf:                                # the limit: mass where q vanishes
+        delta[-1] = p[(q == 0) & (p > 0)].sum()
+    return np.clip(delta, 0.0, 1.0)[where].reshape(eps.shape)
 
 
 def laplace_delta(epsilon: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -126,15 +158,23 @@ def epsilon_for_delta(
 ) -> float:
     """Smallest ``eps >= 0`` with ``curve(eps) <= delta`` for a non-increasing privacy curve,
     by Brent's method; 0 when ``curve(0) <= delta``."""
-    d = float(v.probability("delta", delta))
-    if curve(0.0) <= d:
+    if not callable(curve):
+        raise TypeError(f"curve must be a function of epsilon, got {type(curve).__name__}")
+    d = v.scalar("delta", delta, low=0.0, high=1.0)
+    epsilon_max = v.scalar("epsilon_max", epsilon_max, low=0.0, low_open=True)
+    xtol = v.scalar("xtol", xtol, low=0.0, low_open=True)
+
+    def at(e: float) -> float:
+        return float(np.asarray(curve(e), dtype=float).reshape(()))
+
+    if at(0.0) <= d:
         return 0.0
     hi = 1.0
-    while curve(hi) > d:
+    while at(hi) > d:
         hi *= 2.0
         if hi > epsilon_max:
             raise ValueError(f"no epsilon <= epsilon_max={epsilon_max:g} reaches delta={d:g}")
-    return float(optimize.brentq(lambda e: curve(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
+    return float(optimize.brentq(lambda e: at(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
 
 
 def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
@@ -144,7 +184,7 @@ def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
     deltas far below machine epsilon.
     """
     d = v.probability("delta", delta, open_ends=True)
-    mu_ = float(v.positive("mu", mu))
+    mu_ = v.scalar("mu", mu, low=0.0, low_open=True)
 
     def solve(target: float) -> float:
         log_target = np.log(target)

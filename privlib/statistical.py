@@ -5,55 +5,171 @@ returns the fraction of positives. Statistical privacy (SP) compares the output 
 critical entry is positive (``mu_+``) with the law given that it is negative (``mu_-``):
 ``delta(eps) = max(delta_+(eps), delta_-(eps))``, each a hockey-stick divergence (Definition 5).
 
-Every delta here is computed from its definition: the discrete laws of Lemma 4 in log-space
-(pure SP is subsampling with ``m = n``), and, with additive noise, the two binomial mixtures of
-shifted noise densities, whose likelihood ratio is monotone, so the optimal event is a half-line
-found by one root search. The paper's closed forms serve only as cross-checks (see the chapter
-notebook for their errata).
+Every delta here is computed from its definition. Subsampling m of the n entries (pure SP is
+``m = n``) gives the discrete laws of Lemma 4, ``P_+(j) = b_m(j) (lam j / (m pi) + 1 - lam)`` and
+``P_-(j) = b_m(j) (lam (m - j) / (m (1 - pi)) + 1 - lam)``, whose likelihood ratio increases in j
+(Lemma 4's ``Q_+``); ``delta_+`` is the sum of ``P_+(j) (1 - e^(eps - L(j)))`` over the outputs
+above the threshold, done term by term in log-space over a fixed window of outputs after the
+threshold and, beyond it, by binomial tails (``scipy.special.betainc``) whose difference no
+longer cancels. The cost per epsilon is independent of n, and deltas far below the smallest
+double are available in log-space (:func:`log_subsampling_delta`). With additive noise, the two
+output laws are binomial mixtures of shifted noise densities with a monotone likelihood ratio,
+so the optimal event is a half-line found by one root search (:func:`noise_delta`).
+
+The paper's closed forms (Lemma 4's ``Q_+``, the threshold sums of Theorems 4.1 and 4.2, the
+normal approximation of Lemmas 6 and 10) are public too, evaluated both as printed and as
+corrected, so that the chapter's errata compare the paper's own expressions with the definition.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
 from privlib import _validate as v
 from privlib import profiles
 
 __all__ = [
+    "log_binomial_pmf",
     "subsampling_laws",
+    "likelihood_ratio",
     "subsampling_delta",
+    "log_subsampling_delta",
     "pure_delta",
+    "log_pure_delta",
+    "theorem_thresholds",
+    "theorem_summands",
+    "theorem_deltas",
+    "chernoff_rate",
     "noise_delta",
     "dp_delta",
     "subsampling_utility_loss",
+    "statistical_utility_loss",
+    "noise_utility_loss",
     "equal_utility_scales",
     "laplace_sp_epsilon",
+    "equal_utility_laplace_epsilon",
     "normal_approx_delta",
+    "lemma10_noise_level",
+    "lemma10_delta",
     "amplified_epsilon",
     "output_densities",
 ]
 
 NOISES = ("gaussian", "laplace")
-_WINDOW = 60.0  # binomial terms below max - 60 in log-space are dropped (< e^-60 relative each)
+#: outputs summed term by term after the threshold; beyond them the tails of the two laws differ
+#: by at least a factor ``1 - e^(-_TERMS dL)``, so their difference keeps its digits
+_TERMS = 256
+_MAX_N = 10**12  # sizes beyond this lose the integer resolution of float64 lattices
+_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+_SMALL = np.arange(16.0)
+with np.errstate(divide="ignore"):
+    _STIRLERR_SMALL = special.gammaln(_SMALL + 1) - (_SMALL + 0.5) * np.log(np.maximum(_SMALL, 1.0)) + _SMALL - _LOG_SQRT_2PI
 
+
+# --- accurate binomial log-probabilities (Loader's saddle-point form) -------------------------
+
+def _stirlerr(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log x! - log(sqrt(2 pi x) (x/e)^x)`` for integers x >= 1 (exact table below 16, the
+    Stirling series above)."""
+    big = np.maximum(x, 16.0)
+    i2 = 1.0 / (big * big)
+    series = (1 / 12 - i2 * (1 / 360 - i2 * (1 / 1260 - i2 * (1 / 1680 - i2 / 1188)))) / big
+    return np.where(x < 16, _STIRLERR_SMALL[np.minimum(x, 15.0).astype(np.int64)], series)
+
+
+def _bd0(x: NDArray[np.float64], mean: float) -> NDArray[np.float64]:
+    """``x log(x / mean) + mean - x`` without cancellation near ``x = mean`` (a series in
+    ``(x - mean) / (x + mean)`` there)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = x * np.log(x / mean) + mean - x
+    near = np.abs(x - mean) < 0.1 * (x + mean)
+    if near.any():
+        xn = x[near]
+        u = (xn - mean) / (xn + mean)
+        total = (xn - mean) * u
+        term = 2.0 * xn * u
+        u2 = u * u
+        # u^2 <= 0.01: the terms fall by u^2 each; stop when they are below one ulp
+        top = float(u2.max())
+        for j in range(1, 1 + (int(np.ceil(37.0 / -np.log(top))) if top > 0 else 0)):
+            term = term * u2
+            total = total + term / (2 * j + 1)
+        out[near] = total
+    return np.where(x == 0, mean, out)
+
+
+def _log_binom(k: ArrayLike, size: int, p: float, q: float) -> NDArray[np.float64]:
+    """log of the Bin(size, p) pmf at k (``q = 1 - p`` given separately), accurate to a few ulps
+    of the result for any size (``scipy.stats.binom.logpmf`` subtracts log-gamma values and loses
+    about ``1e-16 size log size`` absolutely: 1e-7 at size 1e8)."""
+    k = np.asarray(k, dtype=float)
+    out = np.full(k.shape, -np.inf)
+    inside = (k >= 0) & (k <= size)
+    kk = k[inside]
+    res = np.empty_like(kk)
+    lo, hi = kk == 0, kk == size
+    mid = ~(lo | hi)
+    res[lo] = size * np.log(q)
+    res[hi] = size * np.log(p)
+    km = kk[mid]
+    if km.size:
+        n = float(size)
+        res[mid] = (_stirlerr(np.array([n]))[0] - _stirlerr(km) - _stirlerr(n - km)
+                    - _bd0(km, n * p) - _bd0(n - km, n * q)
+                    + 0.5 * (np.log(n) - np.log(km) - np.log(n - km)) - _LOG_SQRT_2PI)
+    out[inside] = res
+    return out
+
+
+def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
+    """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size: the first
+    from :func:`_log_binom`, the rest by summing the exact log-ratios
+    ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per term)."""
+    j = start[:, None] + np.arange(count, dtype=float)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log((size - j[:, :-1]) / (j[:, :-1] + 1.0)) + (np.log(p) - np.log(q))
+    step = np.where(j[:, 1:] <= size, step, -np.inf)
+    first = _log_binom(start, size, p, q)[:, None]
+    return np.concatenate([first, first + np.cumsum(step, axis=1)], axis=1)
+
+
+def log_binomial_pmf(k: ArrayLike, size: int, pi: float) -> NDArray[np.float64]:
+    """``log P(K = k)`` for ``K ~ Bin(size, pi)``, vectorized over k (``-inf`` outside 0..size),
+    accurate to a few ulps for any size (Loader's saddle-point form). The building block of every
+    law of the paper (Lemma 4)."""
+    size = v.integer("size", size, low=0, high=_MAX_N)
+    pi = v.scalar("pi", pi, low=0.0, high=1.0)
+    k = v.real("k", k)
+    if (k != np.round(k)).any():
+        raise ValueError("k must hold integers")
+    if pi in (0.0, 1.0):
+        return np.where(k == (0 if pi == 0.0 else size), 0.0, -np.inf)
+    return _log_binom(k, size, pi, 1.0 - pi)
+
+
+# --- the discrete laws of subsampling and pure SP (Lemma 4, Theorems 4.1 and 4.2) -------------
 
 def _check_n_m_pi(n: int, m: int, pi: float) -> tuple[int, int, float]:
-    n = v.integer("n", n, low=2)
+    n = v.integer("n", n, low=2, high=_MAX_N)
     m = v.integer("m", m, low=1, high=n)
-    pi = float(v.probability("pi", pi, open_ends=True))
+    pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
     return n, m, pi
 
 
-def _laws(n: int, m: int, pi: float, j: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    la = stats.binom.logpmf(j - 1, m - 1, pi)
-    lb = stats.binom.logpmf(j, m - 1, pi)
-    if m == n:
-        return la, lb
-    lam = m / n
-    lc = stats.binom.logpmf(j, m, pi)
-    return np.logaddexp(np.log(lam) + la, np.log1p(-lam) + lc), np.logaddexp(np.log(lam) + lb, np.log1p(-lam) + lc)
+def _log_factors(j: NDArray[np.float64], m: int, lam: float, p: float, q: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``log P_+(j) - log b_m(j)`` and ``log P_-(j) - log b_m(j)``: the factors
+    ``lam j / (m p) + 1 - lam`` and ``lam (m - j) / (m q) + 1 - lam`` of Lemma 4."""
+    with np.errstate(divide="ignore"):
+        return (np.log(lam * j / (m * p) + (1.0 - lam)),
+                np.log(lam * (m - j) / (m * q) + (1.0 - lam)))
+
+
+def _laws(m: int, lam: float, p: float, q: float, j: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    base = _log_binom(j, m, p, q)
+    fp, fm = _log_factors(j, m, lam, p, q)
+    return base + fp, base + fm
 
 
 def subsampling_laws(n: int, m: int, pi: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -62,45 +178,236 @@ def subsampling_laws(n: int, m: int, pi: float) -> tuple[NDArray[np.float64], ND
     ``P_+(j) = lam b_{m-1}(j-1) + (1-lam) b_m(j)``, ``P_-(j) = lam b_{m-1}(j) + (1-lam) b_m(j)``,
     ``lam = m / n``. With ``m = n`` these are the laws of pure statistical privacy."""
     n, m, pi = _check_n_m_pi(n, m, pi)
-    return _laws(n, m, pi, np.arange(m + 1))
+    v.size_limit("m", m + 1, 1e8)
+    return _laws(m, m / n, pi, 1.0 - pi, np.arange(m + 1.0))
 
 
-def _discrete_delta(log_p: NDArray[np.float64], log_q: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``max(H(P||Q), H(Q||P))`` at every epsilon, over the outputs that carry mass (the rest
-    contribute less than ``e^-60`` relative each)."""
-    keep = np.maximum(log_p, log_q) > max(log_p.max(), log_q.max()) - _WINDOW
-    p, q = np.exp(log_p[keep]), np.exp(log_q[keep])
-    p, q = p / p.sum(), q / q.sum()
-    return np.maximum(profiles.hockey_stick(p, q, eps), profiles.hockey_stick(q, p, eps))
+def likelihood_ratio(j: ArrayLike, n: int, m: int, pi: float) -> NDArray[np.float64]:
+    """Lemma 4's closed form of ``Q_+(j) = P_+(j) / P_-(j)``:
+    ``(lam j + (1 - lam) m pi) / (lam (m - j) xi + (1 - lam) m pi)`` with ``xi = pi / (1 - pi)``,
+    vectorized over real ``j`` in ``[0, m]`` (the paper interpolates it; it equals 1 at
+    ``j = pi m``); ``inf`` at ``j = m`` when ``m = n``."""
+    n, m, pi = _check_n_m_pi(n, m, pi)
+    j = v.real("j", j, low=0.0, high=float(m))
+    lam, xi = m / n, pi / (1.0 - pi)
+    with np.errstate(divide="ignore"):
+        return (lam * j + (1 - lam) * m * pi) / (lam * (m - j) * xi + (1 - lam) * m * pi)
+
+
+def _threshold_plus(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float) -> NDArray[np.float64]:
+    """The real ``j`` at which ``Q_+(j) = e^eps`` (uncapped), written with ``e^-eps`` so that it
+    stays finite for any epsilon."""
+    e = np.exp(-eps)
+    return m * p * (lam + (-np.expm1(-eps)) * (1.0 - lam) * q) / (lam * (q * e + p))
+
+
+def _sf(k: NDArray[np.float64], size: int, p: float) -> NDArray[np.float64]:
+    """``P(Bin(size, p) > k)`` for integer k (1 below the support, 0 above it)."""
+    k = np.asarray(k, dtype=float)
+    inside = (k >= 0) & (k < size)
+    safe = np.where(inside, k, 0.0)
+    with np.errstate(all="ignore"):
+        tail = special.betainc(safe + 1.0, size - safe, p)
+    return np.where(k < 0, 1.0, np.where(inside, tail, 0.0))
+
+
+def _log_delta_plus(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float, *,
+                    floor: float = -np.inf) -> NDArray[np.float64]:
+    """``log H_{e^eps}(P_+ || P_-)`` for each epsilon (1-D): per-term over ``_TERMS`` outputs
+    from just below the threshold, then the two tails beyond them. Where the result is surely
+    below ``floor`` (the window's sum times the m outputs left is), the deep tail is skipped."""
+    start = np.clip(np.floor(_threshold_plus(eps, m, lam, p, q)) - 1.0, 0.0, float(m))
+    j = start[:, None] + np.arange(_TERMS, dtype=float)[None, :]
+    inside = j <= m
+    jj = np.where(inside, j, m)
+    base = _log_binom_run(start, _TERMS, m, p, q)
+    fp, fm = _log_factors(jj, m, lam, p, q)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gap = eps[:, None] - (fp - fm)                    # eps - L(j); -inf where P_- = 0
+        log_terms = np.where(inside & (gap < 0), base + fp + np.log(-np.expm1(gap)), -np.inf)
+    log_head = special.logsumexp(log_terms, axis=1)
+    # beyond the window every output has L(j) > eps + _TERMS dL: the tails differ without cancelling
+    first = start + _TERMS
+    out = log_head.copy()
+    rest = first <= m
+    if rest.any():
+        f, e = first[rest], eps[rest]
+        tail_plus = (lam * _sf(f - 2.0, m - 1, p) if lam > 0 else 0.0) + (1 - lam) * _sf(f - 1.0, m, p)
+        tail_minus = (lam * _sf(f - 1.0, m - 1, p) if lam > 0 else 0.0) + (1 - lam) * _sf(f - 1.0, m, p)
+        with np.errstate(over="ignore", invalid="ignore"):
+            tail = np.maximum(tail_plus - np.exp(e) * tail_minus, 0.0)
+        # where the tails underflow, continue term by term in log-space, unless the window's last
+        # terms already fall so fast that the rest is below e^-40 of the sum (a geometric bound)
+        last, before = log_terms[rest, -1], log_terms[rest, -2]
+        with np.errstate(invalid="ignore"):
+            ratio = np.minimum(last - before, -1e-300)
+            bound = last + ratio - np.log(-np.expm1(ratio))
+        deep = (tail_plus < 1e-280) & ~(bound < log_head[rest] - 40.0) & (log_head[rest] + np.log(m) + 1.0 > floor)
+        with np.errstate(divide="ignore"):
+            log_tail = np.where(tail_plus < 1e-280, -np.inf, np.log(tail))
+        for i in np.flatnonzero(deep):
+            log_tail[i] = _log_tail_by_terms(float(e[i]), f[i], m, lam, p, q, float(log_head[rest][i]))
+        out[rest] = np.logaddexp(log_head[rest], log_tail)
+    return out
+
+
+def _log_tail_by_terms(eps: float, first: float, m: int, lam: float, p: float, q: float, head: float) -> float:
+    """log of the hockey-stick terms from ``first`` to m, in blocks, until they no longer matter
+    (they decrease: the likelihood ratio grows and the binomial falls beyond its mode)."""
+    total = -np.inf
+    block = 4 * _TERMS
+    while first <= m:
+        j = first + np.arange(block, dtype=float)
+        base = _log_binom_run(np.array([first]), block, m, p, q)[0][j <= m]
+        j = j[j <= m]
+        fp, fm = _log_factors(j, m, lam, p, q)
+        with np.errstate(divide="ignore"):
+            terms = base + fp + np.log(-np.expm1(np.minimum(eps - (fp - fm), 0.0)))
+        total = np.logaddexp(total, special.logsumexp(terms))
+        if terms[-1] < max(total, head) - 45.0:
+            break
+        first = j[-1] + 1.0
+    return float(total)
+
+
+def _log_sp_delta(eps: NDArray[np.float64], n: int, m: int, pi: float, floor: float = -np.inf) -> NDArray[np.float64]:
+    lam = m / n
+    flat = np.atleast_1d(eps).ravel()
+    plus = _log_delta_plus(flat, m, lam, pi, 1.0 - pi, floor=floor)
+    minus = _log_delta_plus(flat, m, lam, 1.0 - pi, pi, floor=floor)  # delta_-(pi) = delta_+(1 - pi), j -> m - j
+    return np.maximum(plus, minus).reshape(np.shape(eps))
+
+
+def log_subsampling_delta(epsilon: ArrayLike, n: int, m: int, pi: float) -> NDArray[np.float64]:
+    """``log delta(eps)`` of subsampling (Theorem 4.1, from the definition), accurate where delta
+    is far below the smallest double (``-inf`` where delta is exactly 0)."""
+    eps = v.nonnegative("epsilon", epsilon)
+    n, m, pi = _check_n_m_pi(n, m, pi)
+    v.size_limit("epsilon", eps.size * _TERMS, 1e8, "window terms")
+    return _log_sp_delta(eps, n, m, pi)
 
 
 def subsampling_delta(epsilon: ArrayLike, n: int, m: int, pi: float) -> NDArray[np.float64]:
     """Theorem 4.1 (from the definition): SP delta of the property query answered on a random
-    subsample of m of the n entries, vectorized over epsilon."""
+    subsample of m of the n entries, ``max(H(P_+ || P_-), H(P_- || P_+))`` of Lemma 4's laws,
+    vectorized over epsilon. Cost per epsilon independent of n."""
     eps = v.nonnegative("epsilon", epsilon)
     n, m, pi = _check_n_m_pi(n, m, pi)
-    # only outputs within 12 standard deviations of the mean: beyond, every binomial term is
-    # below e^-60 times the largest
-    mean, sd = m * pi, np.sqrt(m * pi * (1.0 - pi))
-    j = np.arange(max(0, int(mean - 12 * sd) - 2), min(m, int(mean + 12 * sd) + 3) + 1)
-    log_p, log_q = _laws(n, m, pi, j)
-    return _discrete_delta(log_p, log_q, np.atleast_1d(eps)).reshape(eps.shape)
+    v.size_limit("epsilon", eps.size * _TERMS, 1e8, "window terms")
+    return np.exp(_log_sp_delta(eps, n, m, pi, floor=-760.0))  # below e^-745 a double is 0
+
+
+def log_pure_delta(epsilon: ArrayLike, n: int, pi: float) -> NDArray[np.float64]:
+    """``log delta(eps)`` of pure statistical privacy (Theorem 4.2): the exact answer, no noise."""
+    return log_subsampling_delta(epsilon, n, v.integer("n", n, low=2, high=_MAX_N), pi)
 
 
 def pure_delta(epsilon: ArrayLike, n: int, pi: float) -> NDArray[np.float64]:
-    """Theorem 4.2 (from the definition): SP delta of the exact answer (no noise, no sampling)."""
-    return subsampling_delta(epsilon, n, n, pi)
+    """Theorem 4.2 (from the definition): SP delta of the exact answer (no noise, no sampling);
+    it never falls below the floors ``pi^(n-1)`` and ``(1 - pi)^(n-1)``."""
+    return subsampling_delta(epsilon, v.integer("n", n, low=2, high=_MAX_N), n, pi)
 
+
+def theorem_thresholds(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The thresholds ``(j_+*, j_-*)`` of Theorem 4.1 (``m < n``) or 4.2 (``m = n``).
+
+    Corrected (default): ``j_+* = (lam + (e^eps - 1) / (1 + e^eps xi)) n pi`` and
+    ``j_-* = (lam + (e^-eps - 1) / (1 + e^-eps xi)) n pi``, uncapped, where ``Q_+(j) = e^eps``
+    and ``Q_-(j) = e^eps``. Printed: Theorem 4.1 caps them as ``min{lam, ...} n pi`` and
+    ``max{0, ...} n pi``; Theorem 4.2 prints ``1 + (e^eps - 1) / (1 + e^eps xi) n pi`` (no
+    parentheses)."""
+    eps = v.nonnegative("epsilon", epsilon)
+    n, m, pi = _check_n_m_pi(n, m, pi)
+    lam, xi = m / n, pi / (1.0 - pi)
+    up = np.expm1(eps) / (1.0 + np.exp(eps) * xi)
+    down = np.expm1(-eps) / (1.0 + np.exp(-eps) * xi)
+    if not printed:
+        return (lam + up) * n * pi, (lam + down) * n * pi
+    if m == n:
+        return 1.0 + up * n * pi, 1.0 + down * n * pi
+    return np.minimum(lam, lam + up) * n * pi, np.maximum(0.0, lam + down) * n * pi
+
+
+def theorem_summands(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The summands of Theorems 4.1/4.2 for j = 0..m (last axis), as closed forms:
+    ``P_+(j) - e^eps P_-(j) = C(m-1, j) pi^(j-1) (1-pi)^(m-j-1) [lam (j (1-pi) / (m-j) - e^eps pi)
+    + (1-lam)(1-e^eps) m pi (1-pi) / (m-j)]`` and ``P_-(j) - e^eps P_+(j)`` with the bracket
+    ``[lam (pi - e^eps j (1-pi) / (m-j)) + (1-lam)(1-e^eps) m pi (1-pi) / (m-j)]``.
+
+    At ``j = m`` the printed form is ``0 * inf`` (erratum E4); ``printed=True`` reads it as 0 (the
+    binomial coefficient vanishes), the corrected form uses ``lam pi^(m-1) + (1-lam)(1-e^eps) pi^m``
+    (and its mirror for the minus direction)."""
+    eps = v.nonnegative("epsilon", epsilon)
+    n, m, pi = _check_n_m_pi(n, m, pi)
+    v.size_limit("m", (m + 1) * max(eps.size, 1), 1e7)
+    lam = m / n
+    e = np.exp(eps)[..., None]
+    j = np.arange(m + 1.0)
+    jm = j[:-1]
+    # C(m-1, j) pi^(j-1) (1-pi)^(m-j-1) = b_{m-1}(j) / pi
+    common = np.exp(_log_binom(jm, m - 1, pi, 1.0 - pi)) / pi
+    ratio = jm * (1.0 - pi) / (m - jm)
+    shared = (1.0 - lam) * (1.0 - e) * m * pi * (1.0 - pi) / (m - jm)
+    plus = common * (lam * (ratio - e * pi) + shared)
+    minus = common * (lam * (pi - e * ratio) + shared)
+    shape = plus.shape[:-1] + (1,)
+    if printed:
+        last_plus = last_minus = np.zeros(shape)
+    else:
+        top_plus = lam * pi ** (m - 1) + (1.0 - lam) * pi**m       # P_+(m)
+        top_minus = (1.0 - lam) * pi**m                            # P_-(m)
+        last_plus = np.broadcast_to(top_plus - e * top_minus, shape)
+        last_minus = np.broadcast_to(top_minus - e * top_plus, shape)
+    return np.concatenate([plus, last_plus], axis=-1), np.concatenate([minus, last_minus], axis=-1)
+
+
+def theorem_deltas(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(delta_+, delta_-)`` as the threshold sums of Theorem 4.1 (``m < n``) or 4.2 (``m = n``).
+
+    Printed: ``delta_+`` sums the summands from ``ceil(j_+*)`` to m and ``delta_-`` from 0 to
+    ``ceil(j_-*)``, with the printed thresholds and the printed ``j = m`` term. Corrected:
+    ``delta_-`` stops at ``floor(j_-*)``, the thresholds are uncapped (an empty sum when they
+    leave ``[0, m]``), and the ``j = m`` term is finite; the sums then equal the definition."""
+    j_plus, j_minus = theorem_thresholds(epsilon, n, m, pi, printed=printed)
+    plus, minus = theorem_summands(epsilon, n, m, pi, printed=printed)
+    j = np.arange(plus.shape[-1], dtype=float)
+    upper = np.ceil(j_minus) if printed else np.floor(j_minus)
+    take_plus = j >= np.ceil(j_plus)[..., None]
+    take_minus = j <= upper[..., None]
+    return (np.where(take_plus, plus, 0.0).sum(axis=-1), np.where(take_minus, minus, 0.0).sum(axis=-1))
+
+
+def chernoff_rate(epsilon: ArrayLike, pi: ArrayLike) -> NDArray[np.float64]:
+    """The exponential rate of pure SP in n (Section 4.2's Chernoff remark, made exact):
+    ``-log delta(eps) / n -> min_{+,-} KL(Bern(q_+-) || Bern(pi))`` with
+    ``q_+- = pi e^{+-eps} / (1 - pi + pi e^{+-eps})``, the law of a positive entry tilted to the
+    thresholds of Theorem 4.2. Evaluated as ``s K'(s) - K(s)`` with the Bernoulli cumulant
+    generating function ``K(s) = log(1 + pi (e^s - 1))`` (a cumulant series for ``|s| < 1e-3``)."""
+    eps = v.nonnegative("epsilon", epsilon)
+    pi = v.probability("pi", pi, open_ends=True)
+    eps, pi = np.broadcast_arrays(eps, pi)
+
+    def rate(s: NDArray[np.float64]) -> NDArray[np.float64]:
+        x = pi * np.expm1(s)
+        q = pi * np.exp(s) / (1.0 + x)
+        direct = q * s - np.log1p(x)
+        v2 = pi * (1 - pi)
+        k3 = v2 * (1 - 2 * pi)
+        k4 = v2 * (1 - 6 * v2)
+        k5 = k3 * (1 - 12 * v2)
+        series = s**2 * (v2 / 2 + s * (k3 / 3 + s * (k4 / 8 + s * k5 / 30)))
+        return np.where(np.abs(s) < 1e-3, series, direct)
+
+    return np.minimum(rate(eps), rate(-eps))
+
+
+# --- additive noise (Section 5, Lemmas 5 and 6) -------------------------------------------------
 
 def _noise_logsf(noise: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
-    """log P(N > z) of the standard noise. The Laplace tail is written out in log-space:
-    scipy's ``laplace.logsf`` and ``logpdf`` return -inf beyond |z| of about 745."""
+    """log P(N > z) of the standard noise, in log-space for every z."""
     if noise == "gaussian":
-        return stats.norm.logsf(z)
+        return special.log_ndtr(-z)
     return np.where(z >= 0, -np.abs(z) - np.log(2.0), np.log1p(-0.5 * np.exp(-np.abs(z))))
-
-
-_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
 
 def _noise_logpdf(noise: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -109,76 +416,135 @@ def _noise_logpdf(noise: str, z: NDArray[np.float64]) -> NDArray[np.float64]:
     return -np.abs(z) - np.log(2.0)
 
 
+def _binomial_window(size: int, p: float, nats: float) -> NDArray[np.float64]:
+    """The k in 0..size whose Bin(size, p) probability can exceed ``e^-nats`` (Bernstein's
+    inequality, so skewed binomials keep their whole relevant range): ``O(sqrt(size p q) + nats)``
+    points, however large size is."""
+    var = size * p * (1.0 - p)
+    a = 2.0 * nats / 3.0
+    t = (a + np.sqrt(a * a + 8.0 * nats * var)) / 2.0
+    lo = max(0.0, np.floor(size * p - t) - 1.0)
+    hi = min(float(size), np.ceil(size * p + t) + 1.0)
+    return np.arange(lo, hi + 1.0)
+
+
 def _lse(x: NDArray[np.float64]) -> float:
     top = x.max()
     return float(top + np.log(np.exp(x - top).sum()))
 
 
-def _noise_delta_plus(eps: float, n: int, pi: float, scale: float, noise: str) -> float:
-    """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction: the optimal event is ``[t*, inf)`` where
-    the log-likelihood ratio of the two mixtures crosses eps (it is non-decreasing in t)."""
-    k = np.arange(n)
-    log_w = stats.binom.logpmf(k, n - 1, pi)
-    keep = log_w > log_w.max() - _WINDOW
-    k, log_w = k[keep], log_w[keep]
-    if noise == "laplace" and 1.0 / (scale * n) <= eps:
-        return 0.0  # Lemma 5: the ratio never exceeds e^{1/(scale n)}
+def _noise_delta_plus(eps: float, n: int, p: float, scale: float, noise: str) -> float:
+    """``H_{e^eps}(mu_+ || mu_-)`` of the noisy fraction at one epsilon (see :func:`_noise_deltas_plus`)."""
+    return float(_noise_deltas_plus(np.array([eps]), n, p, scale, noise)[0])
 
-    def g(t: float) -> float:
-        up = _lse(log_w + _noise_logpdf(noise, (t - (k + 1) / n) / scale))
-        down = _lse(log_w + _noise_logpdf(noise, (t - k / n) / scale))
-        return up - down - eps
 
-    lo, hi = -1.0 / n - 10.0 * scale, 1.0 + 1.0 / n + 10.0 * scale
-    while g(hi) < 0.0:
-        hi += 10.0 * scale
-    while g(lo) > 0.0:
-        lo -= 10.0 * scale
-    # delta_+(t) = P_+[t, inf) - e^eps P_-[t, inf) is stationary at the root (its derivative is
-    # -(p_+ - e^eps p_-)(t) = 0), so an error x in t* changes delta by O(x^2): 1e-6 scale suffices
-    t_star = optimize.brentq(g, lo, hi, xtol=1e-6 * scale, rtol=1e-12)
-    log_a = special.logsumexp(log_w + _noise_logsf(noise, (t_star - (k + 1) / n) / scale))
-    log_b = special.logsumexp(log_w + _noise_logsf(noise, (t_star - k / n) / scale))
-    return float(max(np.exp(log_a) - np.exp(eps + log_b), 0.0))
+def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float, noise: str) -> NDArray[np.float64]:
+    """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction at each epsilon: the optimal event is
+    ``[t*, inf)`` where the log-likelihood ratio of the two mixtures crosses eps (it is
+    non-decreasing in t). The binomial weights are computed once for all epsilons."""
+    # root search on the weights that matter to e^-60 relative; the final sums on all weights
+    # down to e^-745 (smaller ones cannot change a double)
+    k_root = _binomial_window(n - 1, p, 60.0)
+    w_root = _log_binom(k_root, n - 1, p, 1.0 - p)
+    k = _binomial_window(n - 1, p, 745.0)
+    log_w = _log_binom(k, n - 1, p, 1.0 - p)
+
+    def ratio(t: float) -> float:
+        up = _lse(w_root + _noise_logpdf(noise, (t - (k_root + 1) / n) / scale))
+        down = _lse(w_root + _noise_logpdf(noise, (t - k_root / n) / scale))
+        return up - down
+
+    out = np.zeros(eps.shape)
+    right = 1.0 + 1.0 / n + 10.0 * scale
+    top = ratio(right)
+    for i, e in enumerate(eps):
+        if noise == "laplace" and top <= e:
+            # right of every lattice point the Laplace ratio is constant at its supremum: it never
+            # exceeds e^eps, so no event has positive delta_+ (Lemma 5's bound, read off the densities)
+            continue
+        lo, hi, step = -1.0 / n - 10.0 * scale, right, 10.0 * scale
+        while ratio(hi) < e:
+            hi, step = hi + step, 2.0 * step
+        step = 10.0 * scale
+        while ratio(lo) > e:
+            lo, step = lo - step, 2.0 * step
+        # delta_+(t) = P_+[t, inf) - e^eps P_-[t, inf) is stationary at the root (its derivative is
+        # -(p_+ - e^eps p_-)(t) = 0), so an error x in t* changes delta by O(x^2): 1e-7 scale suffices
+        t_star = optimize.brentq(lambda t: ratio(t) - e, lo, hi, xtol=1e-7 * scale, rtol=1e-13)
+        log_a = special.logsumexp(log_w + _noise_logsf(noise, (t_star - (k + 1) / n) / scale))
+        log_b = special.logsumexp(log_w + _noise_logsf(noise, (t_star - k / n) / scale))
+        if log_a > e + log_b:
+            out[i] = np.exp(log_a) * -np.expm1(e + log_b - log_a)
+    return out
+
+
+def _check_noise(noise: object) -> str:
+    if noise not in NOISES:
+        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    return str(noise)
 
 
 def noise_delta(epsilon: ArrayLike, n: int, pi: float, scale: float, noise: str = "gaussian") -> NDArray[np.float64]:
     """SP delta of the fraction of positives plus Gaussian noise (standard deviation ``scale``) or
-    Laplace noise (scale ``scale``); Section 5 of the paper, from the definition. The direction
+    Laplace noise (scale ``scale``); Section 5 of the paper, from the definition. The likelihood
+    ratio of the two output laws is monotone, so each direction needs one root search over the
+    binomial weights that matter (``O(sqrt(n))`` of them; a doubling bracket). The direction
     ``delta_-`` is ``delta_+`` at ``1 - pi`` (the model is symmetric)."""
     eps = v.nonnegative("epsilon", epsilon)
-    n = v.integer("n", n, low=2)
-    pi = float(v.probability("pi", pi, open_ends=True))
-    scale = float(v.positive("scale", scale))
-    if noise not in NOISES:
-        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
-    out = [max(_noise_delta_plus(float(e), n, pi, scale, noise), _noise_delta_plus(float(e), n, 1.0 - pi, scale, noise))
-           for e in np.atleast_1d(eps)]
-    return np.array(out).reshape(eps.shape)
+    n = v.integer("n", n, low=2, high=_MAX_N)
+    pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
+    scale = v.scalar("scale", scale, low=0.0, low_open=True)
+    noise = _check_noise(noise)
+    v.size_limit("epsilon", eps.size, 1e5, "root searches")
+    flat = np.ravel(eps)
+    out = np.maximum(_noise_deltas_plus(flat, n, pi, scale, noise), _noise_deltas_plus(flat, n, 1.0 - pi, scale, noise))
+    return out.reshape(eps.shape)
 
 
 def dp_delta(epsilon: ArrayLike, nu: ArrayLike, noise: str = "gaussian") -> NDArray[np.float64]:
-    """The DP baseline: noise parameter ``nu / n`` against sensitivity ``1 / n`` (substitution), so
-    Gaussian DP with ``mu = 1 / nu`` and Laplace DP with ``eps0 = 1 / nu``; independent of n."""
+    """The DP baseline of Section 5: noise parameter ``nu / n`` against sensitivity ``1 / n``
+    (substitution), so Gaussian DP with ``mu = 1 / nu`` and Laplace DP with ``eps0 = 1 / nu``;
+    independent of n."""
     nu = v.positive("nu", nu)
+    noise = _check_noise(noise)
     if noise == "gaussian":
         return profiles.gaussian_delta(epsilon, 1.0 / nu)
-    if noise == "laplace":
-        return profiles.laplace_delta(epsilon, 1.0 / nu)
-    raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
+    return profiles.laplace_delta(epsilon, 1.0 / nu)
 
+
+# --- utility (Lemmas 7 to 10, Section 4.4) -------------------------------------------------------
 
 def subsampling_utility_loss(n: int, m: int, pi: ArrayLike) -> NDArray[np.float64]:
-    """Lemma 7 / 8: ``UL = pi (1 - pi) (1/m - 1/n)`` for subsampling m of n i.i.d. entries."""
+    """Lemma 7: ``UL = E[(a_m - y)^2] = pi (1 - pi) (1/m - 1/n)`` for subsampling m of n i.i.d.
+    entries (``a_m`` the subsample fraction, ``y`` the database fraction)."""
     n = v.integer("n", n, low=1)
     m = v.integer("m", m, low=1, high=n)
     pi = v.probability("pi", pi)
     return pi * (1.0 - pi) * (1.0 / m - 1.0 / n)
 
 
+def statistical_utility_loss(n: int, m: int, pi: ArrayLike) -> NDArray[np.float64]:
+    """Lemma 8 (Definition 8): ``UL_STAT = MSE(a_m) - MSE(y)``, the mean squared errors of the
+    subsample fraction and of the database fraction as estimators of pi: the subsample count is
+    Bin(m, pi) (Lemma 4), so ``pi (1 - pi) / m - pi (1 - pi) / n``."""
+    n = v.integer("n", n, low=1)
+    m = v.integer("m", m, low=1, high=n)
+    pi = v.probability("pi", pi)
+    variance = pi * (1.0 - pi)
+    return variance / m - variance / n
+
+
+def noise_utility_loss(scale: ArrayLike, noise: str = "gaussian") -> NDArray[np.float64]:
+    """Lemma 9: the utility loss (and statistical utility loss) of additive noise is its variance:
+    ``scale^2`` for Gaussian noise (standard deviation ``scale``), ``2 scale^2`` for Laplace noise
+    of scale ``scale``."""
+    scale = v.nonnegative("scale", scale)
+    return scale**2 * (1.0 if _check_noise(noise) == "gaussian" else 2.0)
+
+
 def equal_utility_scales(n: int, m: int, pi: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Section 4.4: Gaussian standard deviation ``sqrt(UL)`` and Laplace scale ``sqrt(UL / 2)`` with
-    the utility loss (noise variance, Lemma 9) of subsampling m of n entries."""
+    """Section 4.4: Gaussian standard deviation ``sqrt(UL)`` and Laplace scale ``sqrt(UL / 2)``
+    whose variance (Lemma 9) is the utility loss UL of subsampling m of n entries (Lemma 7)."""
     ul = subsampling_utility_loss(n, m, pi)
     return np.sqrt(ul), np.sqrt(ul / 2.0)
 
@@ -189,20 +555,76 @@ def laplace_sp_epsilon(n: int, scale: ArrayLike) -> NDArray[np.float64]:
     return 1.0 / (v.positive("scale", scale) * n)
 
 
+def equal_utility_laplace_epsilon(n: int, m: int, pi: ArrayLike) -> NDArray[np.float64]:
+    """Section 4.4: the pure epsilon ``1 / (b n)`` of the Laplace noise with the utility loss of
+    subsampling m of n entries (the paper's ``sqrt(2 / (pi (1 - pi))) sqrt(lam / (n - m))``);
+    ``inf`` at ``m = n``, where no noise is added. Wherever it is at most epsilon, that Laplace
+    noise has delta exactly 0 (the cliff of Figure 8)."""
+    n = v.integer("n", n, low=2)
+    m = v.integer("m", m, low=1, high=n)
+    _, b = equal_utility_scales(n, m, v.probability("pi", pi, open_ends=True))
+    with np.errstate(divide="ignore"):
+        return 1.0 / (b * n)
+
+
 def normal_approx_delta(epsilon: ArrayLike, n: int, pi: float, sigma: float) -> NDArray[np.float64]:
     """Lemma 6 (normal approximation): the Gaussian DP curve with the total standard deviation
     ``sqrt(sigma^2 + pi (1 - pi) (n - 1) / n^2)`` against sensitivity 1 / n."""
     n = v.integer("n", n, low=2)
-    pi = float(v.probability("pi", pi))
-    sigma = float(v.nonnegative("sigma", sigma))
+    pi = v.scalar("pi", pi, low=0.0, high=1.0)
+    sigma = v.scalar("sigma", sigma, low=0.0)
     total = np.sqrt(sigma**2 + pi * (1.0 - pi) * (n - 1) / n**2)
     if total == 0:
         raise ValueError("sigma must be positive when pi is 0 or 1")
     return profiles.gaussian_delta(epsilon, (1.0 / n) / total)
 
 
+def lemma10_noise_level(n: int, m: int, pi: ArrayLike, *, printed: bool = False) -> NDArray[np.float64]:
+    """Lemma 10's Gaussian noise level psi for the utility loss of subsampling m of n entries.
+    Printed: ``pi (1 - pi) (1/lam - 1/n)``; corrected (erratum E8): the standard deviation
+    ``sqrt(pi (1 - pi) (1/(lam n) - 1/n))``, whose square is the utility loss of Lemma 7."""
+    n = v.integer("n", n, low=1)
+    m = v.integer("m", m, low=1, high=n)
+    pi = v.probability("pi", pi)
+    lam = m / n
+    if printed:
+        return pi * (1.0 - pi) * (1.0 / lam - 1.0 / n)
+    return np.sqrt(pi * (1.0 - pi) * (1.0 / (lam * n) - 1.0 / n))
+
+
+def lemma10_delta(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bool = False) -> NDArray[np.float64]:
+    """Lemma 10: ``max(delta_+, delta_-)`` of Gaussian noise with the utility loss of subsampling,
+    in the normal approximation of Lemma 6: ``Y | mu_+ ~ N(pi (1 - 1/n) + 1/n, sigma^2)``,
+    ``Y | mu_- ~ N(pi (1 - 1/n), sigma^2)``, ``sigma^2 = psi^2 + pi (1 - pi) (n - 1) / n^2``,
+    ``delta_+ = P_+[Y >= x+] - e^eps P_-[Y >= x+]`` and ``delta_- = P_-[Y <= x-] - e^eps P_+[Y <= x-]``.
+
+    Printed: psi as printed and thresholds ``x+- = pi +- eps psi + (1/2 - pi) / n``. Corrected:
+    psi the standard deviation and ``x+- = pi +- n sigma^2 eps + (1/2 - pi) / n``, where the two
+    normal densities have ratio ``e^{+-eps}``; the expression is then the Gaussian DP curve with
+    the total standard deviation (:func:`normal_approx_delta`)."""
+    eps = v.nonnegative("epsilon", epsilon)
+    n = v.integer("n", n, low=2)
+    m = v.integer("m", m, low=1, high=n)
+    pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
+    psi = float(lemma10_noise_level(n, m, pi, printed=printed))
+    sigma = np.sqrt(psi**2 + pi * (1.0 - pi) * (n - 1) / n**2)
+    shift = eps * psi if printed else n * sigma**2 * eps
+    centre = pi + (0.5 - pi) / n
+    mean_minus = pi * (1.0 - 1.0 / n)
+    mean_plus = mean_minus + 1.0 / n
+    x_plus, x_minus = centre + shift, centre - shift
+
+    def difference(log_a: NDArray[np.float64], log_b: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.exp(log_a) - np.exp(eps + log_b)
+
+    plus = difference(special.log_ndtr((mean_plus - x_plus) / sigma), special.log_ndtr((mean_minus - x_plus) / sigma))
+    minus = difference(special.log_ndtr((x_minus - mean_minus) / sigma), special.log_ndtr((x_minus - mean_plus) / sigma))
+    return np.maximum(plus, minus)
+
+
 def amplified_epsilon(epsilon: ArrayLike, lam: ArrayLike) -> NDArray[np.float64]:
-    """Privacy amplification by subsampling at rate lam: ``log(1 + lam (e^eps - 1))``."""
+    """Privacy amplification by subsampling at rate lam (Section 6, the conjecture of Section 7):
+    ``log(1 + lam (e^eps - 1))``."""
     eps = v.nonnegative("epsilon", epsilon)
     lam = v.probability("lam", lam)
     return np.log1p(lam * np.expm1(eps))
@@ -210,17 +632,15 @@ def amplified_epsilon(epsilon: ArrayLike, lam: ArrayLike) -> NDArray[np.float64]
 
 def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str = "gaussian") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Densities of the noisy fraction at ``t`` given the critical entry positive (``p_+``) and
-    negative (``p_-``): binomial mixtures of shifted noise densities."""
+    negative (``p_-``): binomial mixtures of shifted noise densities (Section 5)."""
     t = np.atleast_1d(v.real("t", t))
-    n = v.integer("n", n, low=2)
-    pi = float(v.probability("pi", pi, open_ends=True))
-    scale = float(v.positive("scale", scale))
-    if noise not in NOISES:
-        raise ValueError(f"noise must be one of {NOISES}, got {noise!r}")
-    k = np.arange(n)
-    log_w = stats.binom.logpmf(k, n - 1, pi)
-    keep = log_w > log_w.max() - _WINDOW
-    k, log_w = k[keep], log_w[keep]
+    n = v.integer("n", n, low=2, high=_MAX_N)
+    pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
+    scale = v.scalar("scale", scale, low=0.0, low_open=True)
+    noise = _check_noise(noise)
+    k = _binomial_window(n - 1, pi, 745.0)
+    v.size_limit("t", t.size * k.size, 1e8, "density terms")
+    log_w = _log_binom(k, n - 1, pi, 1.0 - pi)
     plus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - (k + 1) / n) / scale), axis=1)
     minus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - k / n) / scale), axis=1)
     return np.exp(plus) / scale, np.exp(minus) / scale

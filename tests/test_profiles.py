@@ -121,3 +121,17 @@ def test_hockey_stick_is_between_zero_and_tv(probs, eps):
 def test_bad_input_raises(call, exc, message):
     with pytest.raises(exc, match=message):
         call()
+
+
+def test_hockey_stick_at_huge_epsilon_and_where_q_vanishes():
+    np.testing.assert_array_equal(profiles.hockey_stick([0.5, 0.5], [1.0, 0.0], [0.0, 800.0, np.inf]), [0.5, 0.5, 0.5])
+    p, q = [0.5, 0.5 - 1e-300, 1e-300], [1e-320, 0.5, 0.5 - 1e-320]
+    np.testing.assert_allclose(profiles.hockey_stick(p, q, [700.0, 750.0]), [0.5, 0.0], rtol=1e-12)
+
+
+def test_hockey_stick_does_not_depend_on_the_other_epsilons_of_the_grid():
+    rng = np.random.default_rng(3)
+    p, q = rng.dirichlet(np.ones(300)), rng.dirichlet(np.ones(300))
+    grid = np.linspace(-1.0, 4.0, 50)
+    alone = np.array([float(profiles.hockey_stick(p, q, e)) for e in grid])
+    np.testing.assert_allclose(profiles.hockey_stick(p, q, grid), alone, rtol=1e-12, atol=1e-300)
