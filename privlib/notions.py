@@ -46,7 +46,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from privlib import _validate as v
-from privlib import profiles
 from privlib._logspace import log_binomial_coefficients
 
 __all__ = [
@@ -82,6 +81,9 @@ __all__ = [
     "statistical_delta",
     "all_notions",
     "NOTIONS",
+    "standard_mechanisms",
+    "standard_models",
+    "correlation_sweep",
 ]
 
 #: largest number of databases ``K**n`` an explicit channel or model may enumerate
@@ -795,16 +797,28 @@ def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) ->
     return float(_lse(laws[_present(marg)].max(axis=0)))
 
 
+def _log_hockey(lp: NDArray[np.float64], lq: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair, in log-space, for every epsilon: the sum
+    runs over the outputs whose loss ``log p/q`` exceeds epsilon, each term
+    ``log p + log(1 - e^(eps - loss))``, so deltas far below the smallest double stay exact."""
+    loss = _log_ratio(lp, lq)
+    out = np.full(eps.size, _NEG)
+    for j, e in enumerate(eps.ravel()):
+        above = loss > e
+        if above.any():
+            with np.errstate(divide="ignore"):
+                out[j] = float(_lse(lp[above] + np.log(-np.expm1(e - loss[above]))))
+    return out.reshape(eps.shape)
+
+
 def _statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
     values = _present(marg)
-    mu = np.exp(laws)
-    mu /= mu.sum(axis=1, keepdims=True).clip(min=1e-300)
-    out = np.zeros(eps.shape)
+    out = np.full(eps.shape, _NEG)
     for a in values:
         for b in values:
             if a != b:
-                out = np.maximum(out, profiles.hockey_stick(mu[a], mu[b], eps))
-    return out
+                out = np.maximum(out, _log_hockey(laws[a], laws[b], eps))
+    return np.clip(np.exp(out), 0.0, 1.0)
 
 
 def pufferfish_loss(channel: FiniteChannel | CountChannel, models: DataModel | Sequence[DataModel],
@@ -885,8 +899,7 @@ def statistical_delta(channel: FiniteChannel | CountChannel, model: DataModel, e
     """Breutigam & Reischuk's statistical privacy (Definition 5): the adversary knows the
     distribution ``model`` but not the other records, and ``delta(eps) = max_{a != b}
     H_{e^eps}(mu_{i,a} || mu_{i,b})``, the largest hockey-stick divergence between the output
-    laws given two values of record ``i`` (:func:`privlib.profiles.hockey_stick`); vectorised over
-    epsilon >= 0. It is 0 exactly from ``epsilon = inferential_privacy(channel, model, i)`` on."""
+    laws given two values of record ``i``, summed in log-space; vectorised over epsilon >= 0. It is 0 exactly from ``epsilon = inferential_privacy(channel, model, i)`` on."""
     eps = v.nonnegative("epsilon", epsilon)
     return _statistical_delta_of(*_log_laws(channel, model, i), eps)
 
@@ -906,13 +919,13 @@ NOTIONS = {
 
 
 def all_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0, *,
-                epsilon: float = 0.5, gamma: float = 0.5) -> dict[str, float | None]:
+                epsilon: float = 0.5, gamma: float | None = 0.5) -> dict[str, float | None]:
     """Every notion of the five papers for one mechanism, data model and record ``i`` (keys of
     :data:`NOTIONS`): the DP and statistical-privacy deltas at ``epsilon``, the CHTP level at
-    ``gamma`` (None when the channel has more than 16 outputs)."""
+    ``gamma`` (None when the channel has more than 16 outputs or ``gamma`` is None)."""
     e = v.scalar("epsilon", epsilon, low=0.0)
     laws, marg = _log_laws(channel, model, i)
-    chtp = chtp_level(channel, gamma) if channel.outputs <= MAX_CHTP_OUTPUTS else None
+    chtp = chtp_level(channel, gamma) if gamma is not None and channel.outputs <= MAX_CHTP_OUTPUTS else None
     dp_eps = dp_del = tv = kl = 0.0
     for lp, lq, p, q in _neighbour_blocks(channel):
         dp_eps = max(dp_eps, float(_log_ratio(lp, lq).max()))
@@ -930,3 +943,44 @@ def all_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int 
         "kl_level": kl,
         "chtp_level": chtp,
     }
+
+
+def standard_mechanisms(n: int, epsilon: float = 1.0, sigma: float = 1.0, m: int | None = None
+                        ) -> dict[str, FiniteChannel | CountChannel]:
+    """The chapter's four standard mechanisms on n binary records, by label: randomized
+    response on every record (epsilon), the truncated geometric count (epsilon), the count of a
+    subsample of ``m`` records (default ``max(1, n // 2)``) and the discretised Gaussian count
+    (``sigma``). Randomized response has ``2**n`` outputs, so n is at most 12 here."""
+    n = v.integer("n", n, low=1, high=12)
+    m = max(1, n // 2) if m is None else v.integer("m", m, low=1, high=n)
+    return {
+        "randomized response": randomized_response(n, epsilon),
+        "geometric count": geometric_count(n, epsilon),
+        "subsampled count": subsampled_count(n, m),
+        "Gaussian count": gaussian_count(n, sigma),
+    }
+
+
+def standard_models(n: int, p: float = 0.3, rho: float = 0.5, coupling: float = 0.5) -> dict[str, DataModel]:
+    """The chapter's four data models on n binary records, by label: independent records
+    positive with probability ``p``; the exchangeable mixture with correlation ``rho``
+    (:func:`mixture_model`); the Ising chain with ``coupling`` and the field ``atanh(2p - 1)``
+    (which makes an isolated record positive with probability ``p``); clones positive with
+    probability ``p``."""
+    p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    return {
+        "independent": iid_model(n, p),
+        "exchangeable": mixture_model(n, p, rho, "exchangeable"),
+        "Ising chain": ising_chain_model(n, coupling, float(np.arctanh(2 * p - 1))),
+        "clones": clones_model(n, p),
+    }
+
+
+def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: ArrayLike, i: int = 0, *,
+                      epsilon: float = 0.5) -> dict[str, NDArray[np.float64]]:
+    """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
+    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out)."""
+    rhos = v.probability("rho", rho)
+    rows = [all_notions(channel, mixture_model(channel.n, p, float(r)), i, epsilon=epsilon, gamma=None)
+            for r in rhos.ravel()]
+    return {key: np.array([row[key] for row in rows]).reshape(rhos.shape) for key in NOTIONS if key != "chtp_level"}
