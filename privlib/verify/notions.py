@@ -101,6 +101,39 @@ def _geometric_rows(n: int, eps: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
+# Plausible mistakes shared by several claims (each registered as a mutant where it applies)
+# ---------------------------------------------------------------------------------------------
+
+def _ends_left_out(original):
+    """GeometricCount.log_mixture without the clamped end outputs."""
+    def wrong(self, log_h):
+        out = original(self, log_h)
+        out[0] = out[-1] = -np.inf
+        return out
+    return wrong
+
+
+def _weights_unshifted(original):
+    """_log_record_joint weighting the other records by w_j instead of w_{j+a}."""
+    def wrong(model, i):
+        joint, marg = original(model, i)
+        if model.exchangeable:
+            joint = np.stack([joint[0], joint[0]])
+            marg = special.logsumexp(joint, axis=1)
+        return joint, marg
+    return wrong
+
+
+def _posterior_odds(original):
+    """inferential_privacy returning the posterior odds instead of their change."""
+    def wrong(channel, model, i=0):
+        marg = model.record_marginal(i)
+        marg = marg[marg > 0]
+        return original(channel, model, i) + float(np.log(marg.max() / marg.min()))
+    return wrong
+
+
+# ---------------------------------------------------------------------------------------------
 # The conditional output laws and the count reduction
 # ---------------------------------------------------------------------------------------------
 
@@ -133,15 +166,7 @@ def count_reduction(n_small: int = 10, n_large: int = 2000, epsilon: float = 0.7
     return all_of(small, large)
 
 
-@count_reduction.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")
-def _(original):
-    def wrong(model, i):
-        joint, marg = original(model, i)
-        if model.exchangeable:
-            joint = np.stack([joint[0], joint[0]])
-            marg = special.logsumexp(joint, axis=1)
-        return joint, marg
-    return wrong
+count_reduction.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
 
 
 @count_reduction.mutant("notions._log_record_joint", "binomial coefficient C(n, j) in place of C(n-1, j)")
@@ -222,13 +247,7 @@ def gk_equals_pufferfish() -> Evidence:
                   close(np.asarray(ours), puff, rtol=1e-10, detail="against chapter 000's Pufferfish loss"))
 
 
-@gk_equals_pufferfish.mutant("notions.inferential_privacy", "posterior odds instead of their change from the prior odds")
-def _(original):
-    def wrong(channel, model, i=0):
-        marg = model.record_marginal(i)
-        marg = marg[marg > 0]
-        return original(channel, model, i) + float(np.log(marg.max() / marg.min()))
-    return wrong
+gk_equals_pufferfish.mutant("notions.inferential_privacy", "posterior odds instead of their change from the prior odds")(_posterior_odds)
 
 
 @gk_equals_pufferfish.mutant("notions._max_log_ratio", "one ordered pair only (a = 1 against b = 0)")
@@ -405,12 +424,7 @@ def _(original):
     return lambda channel, epsilon: original(channel, epsilon) * np.exp(-np.asarray(epsilon, dtype=float))
 
 
-@product_models_below_dp.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")
-def _(original):
-    def wrong(channel, model, i=0):
-        marg = model.record_marginal(i)
-        return original(channel, model, i) + float(np.log(marg.max() / marg.min()))
-    return wrong
+product_models_below_dp.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")(_posterior_odds)
 
 
 @claim("notions/pufferfish-products-recover-dp", item="Pufferfish over all product priors recovers DP (Bailie & Gong)",
@@ -538,32 +552,13 @@ def clones_reach_n_eps(epsilon: float = 0.002, n_large: int = 1_000_000, n_small
     return close(vals, [n_large * epsilon, n_small * small_eps], rtol=1e-8, detail="clones: n epsilon")
 
 
-@clones_reach_n_eps.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")
-def _(original):
-    def wrong(self, log_h):
-        out = original(self, log_h)
-        out[0] = out[-1] = -np.inf
-        return out
-    return wrong
+clones_reach_n_eps.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
 
 
-@clones_reach_n_eps.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")
-def _(original):
-    def wrong(model, i):
-        joint, marg = original(model, i)
-        if model.exchangeable:
-            joint = np.stack([joint[0], joint[0]])
-            marg = special.logsumexp(joint, axis=1)
-        return joint, marg
-    return wrong
+clones_reach_n_eps.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
 
 
-@clones_reach_n_eps.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")
-def _(original):
-    def wrong(channel, model, i=0):
-        marg = model.record_marginal(i)
-        return original(channel, model, i) + float(np.log(marg.max() / marg.min()))
-    return wrong
+clones_reach_n_eps.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")(_posterior_odds)
 
 
 @claim("notions/geometric-attains-worst-case", item="The truncated geometric count is a worst case (Ghosh & Kleinberg, Theorem 3.4)",
@@ -587,24 +582,10 @@ def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_e
                   close(ours_c, theirs_c, rtol=1e-10, detail="ferromagnetic Ising chains, 8 records"))
 
 
-@geometric_attains_worst_case.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")
-def _(original):
-    def wrong(self, log_h):
-        out = original(self, log_h)
-        out[0] = out[-1] = -np.inf
-        return out
-    return wrong
+geometric_attains_worst_case.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
 
 
-@geometric_attains_worst_case.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")
-def _(original):
-    def wrong(model, i):
-        joint, marg = original(model, i)
-        if model.exchangeable:
-            joint = np.stack([joint[0], joint[0]])
-            marg = special.logsumexp(joint, axis=1)
-        return joint, marg
-    return wrong
+geometric_attains_worst_case.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
 
 
 @claim("notions/counterexamples", item="Where the implications fail",
@@ -645,10 +626,4 @@ def _(original):
     return wrong
 
 
-@counterexamples.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")
-def _(original):
-    def wrong(self, log_h):
-        out = original(self, log_h)
-        out[0] = out[-1] = -np.inf
-        return out
-    return wrong
+counterexamples.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
