@@ -260,3 +260,26 @@ def test_log_space_keeps_tiny_masses():
     assert np.isfinite(np.log(laws)).all() and (marg > 0).all()
     assert np.isfinite(notions.inferential_privacy(g, model, 0))
     assert special.logsumexp(model.log_prob) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_correlation_sweep_runs_from_independent_records_to_clones():
+    g = notions.geometric_count(7, 0.8)
+    sweep = notions.correlation_sweep(g, 0.4, [0.0, 0.3, 1.0], 2, epsilon=0.3)
+    indep = notions.all_notions(g, notions.iid_model(7, 0.4), 2, epsilon=0.3, gamma=None)
+    clones = notions.all_notions(g, notions.clones_model(7, 0.4), 2, epsilon=0.3, gamma=None)
+    for key, values in sweep.items():
+        assert values[0] == pytest.approx(indep[key]) and values[-1] == pytest.approx(clones[key])
+    assert "chtp_level" not in sweep
+    assert sweep["inferential_privacy"][-1] == pytest.approx(7 * 0.8)
+
+
+def test_standard_mechanisms_and_models():
+    mechs = notions.standard_mechanisms(5, 0.7, 1.5, 2)
+    assert notions.dp_epsilon(mechs["randomized response"]) == pytest.approx(0.7)
+    assert notions.dp_epsilon(mechs["geometric count"]) == pytest.approx(0.7)
+    assert mechs["subsampled count"].outputs == 3 and mechs["Gaussian count"].outputs == 6
+    models = notions.standard_models(5, 0.2, 0.6, 0.8)
+    assert models["independent"].record_marginal(0)[1] == pytest.approx(0.2)
+    assert models["clones"].record_marginal(4)[1] == pytest.approx(0.2)
+    assert models["exchangeable"].record_marginal(2)[1] == pytest.approx(0.2)
+    assert notions.standard_models(1, 0.5)["Ising chain"].record_marginal(0)[1] == pytest.approx(0.5)
