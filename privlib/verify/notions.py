@@ -341,7 +341,7 @@ def _(original):
 
 @claim("notions/dp-brute-force", item="DP epsilon and delta(epsilon) over neighbours",
        statement="$\\varepsilon_{DP} = \\max_{x \\sim x', y} \\log P(y \\mid x)/P(y \\mid x')$ and $\\delta_{DP}(\\varepsilon) = \\max_{x \\sim x'} \\sup_S P(S \\mid x) - e^{\\varepsilon} P(S \\mid x')$ over databases that differ in one record, for asymmetric channels on binary and ternary records.",
-       method="every neighbouring pair of databases listed by comparing records, and every set of outputs enumerated (random Dirichlet channels: 2^5 and 3^3 databases, 5 outputs)")
+       method="every neighbouring pair of databases listed by comparing records, and every set of outputs enumerated (random Dirichlet channels on $2^5$, $3^3$ and $2^4$ databases, 5 outputs)")
 def dp_brute_force() -> Evidence:
     grid = np.array([0.0, 0.2, 0.5, 1.0, 2.0, 4.0])
     ours_eps, ref_eps, ours_d, ref_d = [], [], [], []
@@ -429,7 +429,7 @@ product_models_below_dp.mutant("notions.inferential_privacy", "prior odds not di
 
 @claim("notions/pufferfish-products-recover-dp", item="Pufferfish over all product priors recovers DP (Bailie & Gong)",
        statement="The record-level Pufferfish loss over the scenarios of all product priors equals $\\varepsilon_{DP}$: the product priors that fix every other record (point masses) turn $\\mu_{i,a}$ into the rows $P(\\cdot \\mid a, x_{-i})$, so they recover every neighbouring pair, and no product prior exceeds it.",
-       method="Pufferfish loss over the $2^{n-1}$ point-mass priors of each record (uniform on the record itself), every record, against $\\varepsilon_{DP}$ from every neighbouring pair listed by comparing records; 20 random interior product priors stay below")
+       method="Pufferfish loss over the $2^{n-1}$ point-mass priors of each record (uniform on the record itself), every record, against $\\varepsilon_{DP}$ from every neighbouring pair listed by comparing records, for a random channel, the Gaussian count and randomized response on 4 records; 20 random interior product priors stay below")
 def pufferfish_products_recover_dp(seed: int = 3) -> Evidence:
     n = 4
     ours, ref, inner, bound = [], [], [], []
@@ -590,7 +590,7 @@ geometric_attains_worst_case.mutant("notions._log_record_joint", "the other reco
 
 @claim("notions/counterexamples", item="Where the implications fail",
        statement="Correlation breaks the product-model bounds: under clones the truncated geometric count has inferential privacy $n\\varepsilon > \\varepsilon_{DP}$ and $\\delta_{SP}(\\varepsilon') > \\delta_{DP}(\\varepsilon')$. And the converse implications fail too: the subsampled count is $\\varepsilon$-DP for no $\\varepsilon$ (an output possible for one neighbour is impossible for the other; KL level $\\infty$), yet its TV level is $m/n$ and under the independent model its inferential privacy and statistical-privacy $\\delta$ are finite.",
-       method="geometric count on 6 records under clones against the DP side; the subsampled count (n = 12, m = 3): support of the hypergeometric rows from scipy, its TV level against $m/n$ (the pair of counts k, k+1 differs by the probability that a given record is drawn), and its inferential privacy from the posterior odds, database by database")
+       method="geometric count on 6 records under clones against the DP side; the subsampled count (n = 12, m = 3): support of the hypergeometric rows from scipy, its TV level against $m/n$ (the pair of counts k, k+1 differs by the probability that a given record is drawn), and, for n = 8 and m = 3 under independent records, its inferential privacy from the posterior odds, database by database")
 def counterexamples(epsilon: float = 0.5) -> Evidence:
     n = 6
     g = notions.geometric_count(n, epsilon)
