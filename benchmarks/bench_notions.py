@@ -198,16 +198,16 @@ def bench_million() -> list[str]:
 
 def bench_subsampled() -> list[str]:
     n, m, p = 10**4, 100, 0.3
-    grid = np.array([0.05, 0.2, 0.5])
     sub = notions.subsampled_count(n, m)
     model = notions.iid_model(n, p)
+    grid = np.array([0.0, 0.25, 0.5]) * notions.inferential_privacy(sub, model, 0)  # where delta > 0
     ours = notions.statistical_delta(sub, model, grid)
     theirs = statistical.subsampling_delta(grid, n, m, p)
     t = interleaved({"core": lambda: notions.statistical_delta(sub, model, grid),
                      "build": lambda: notions.subsampled_count(n, m),
                      "paper": lambda: statistical.subsampling_delta(grid, n, m, p)})
     diff = float(np.max(np.abs(ours - theirs) / np.maximum(theirs, 1e-300)))
-    return [f"| statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons | {t['core']:.3f} "
+    return [f"| statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons where delta > 0 | {t['core']:.3f} "
             f"(+ {t['build']:.2f} to tabulate) | {t['paper']:.4f} (statistical, Lemma 4 laws) | "
             f"{t['paper'].cpu / t['core'].cpu:.2f}x | {diff:.1e} relative difference | |"]
 
