@@ -38,6 +38,7 @@ All sums are taken in log-space.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -308,16 +309,15 @@ class GeometricCount(CountChannel):
         return rows
 
     def log_mixture(self, log_h: NDArray[np.float64]) -> NDArray[np.float64]:
-        """``log sum_k h(k) P(y | k)`` in O(n): ``sum_{k <= y} h(k) r^(y-k)`` and
-        ``sum_{k > y} h(k) r^(k-y)`` are cumulative log-sums of ``log h(k) -+ k log r``."""
+        """``log sum_k h(k) P(y | k)`` in O(n): inside [1, n-1] it is ``log c`` plus the
+        log-sum of ``sum_{k <= y} h(k) r^(y-k)`` and ``sum_{k > y} h(k) r^(k-y)``, two decayed
+        running sums (:func:`_decayed_log_cumsum`); the clamped ends sum ``h(k) r^k`` and
+        ``h(k) r^(n-k)``."""
         t, n = self.epsilon, self.n
-        k = np.arange(n + 1, dtype=float)
-        tk = t * k
-        with np.errstate(invalid="ignore"):
-            left = np.logaddexp.accumulate(log_h + tk) - tk            # k <= y
-            up = np.logaddexp.accumulate((log_h - tk)[::-1])[::-1]      # k >= y
+        left = _decayed_log_cumsum(log_h, t)                    # k <= y
+        up = _decayed_log_cumsum(log_h[::-1], t)[::-1]          # k >= y
         right = np.full(n + 1, _NEG)
-        right[:-1] = up[1:] + tk[:-1]                                  # k > y
+        right[:-1] = up[1:] - t                                 # k > y: one more step of decay
         out = np.log(np.tanh(t / 2.0)) + np.logaddexp(left, right)
         log_end = -np.log1p(np.exp(-t))
         out[0] = up[0] + log_end
@@ -331,6 +331,35 @@ class GeometricCount(CountChannel):
         log_end = -np.log1p(np.exp(-self.epsilon))
         p = np.array([[log_end, log_end - self.epsilon]])
         yield p, p[:, ::-1]
+
+
+def _decayed_log_cumsum(x: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    """``out[y] = log sum_{k <= y} exp(x[k] - t (y - k))`` for every y, in O(n).
+
+    The sum obeys ``S(y) = e^-t S(y-1) + e^x[y]``. It is evaluated in blocks of b terms (b about
+    64 / t): inside a block a cumulative log-sum of ``x[k] + t j`` (offsets at most ``t b``, so
+    the rounding of the offsets stays near 1e-14), then the carry from the previous blocks, a
+    recurrence over the blocks decayed by ``e^(-t b)`` per block."""
+    n = x.size
+    b = int(min(4096, max(16, 64.0 / t)))
+    blocks = -(-n // b)
+    xb = np.full(blocks * b, _NEG)
+    xb[:n] = x
+    xb = xb.reshape(blocks, b)
+    j = np.arange(b, dtype=float)
+    with np.errstate(invalid="ignore"):
+        local = np.logaddexp.accumulate(xb + t * j, axis=1) - t * j
+    ends = local[:, -1].tolist()
+    carry = [_NEG] * blocks          # S at the end of block i - 1, decayed to its end
+    c, decay = _NEG, t * b
+    for i in range(1, blocks):
+        prev, e = c - decay, ends[i - 1]
+        top = max(prev, e)
+        c = top + math.log1p(math.exp(-abs(prev - e))) if top > _NEG else _NEG
+        carry[i] = c
+    with np.errstate(invalid="ignore"):
+        out = np.logaddexp(local, np.array(carry)[:, None] - t * (j + 1.0))
+    return out.ravel()[:n]
 
 
 def randomized_response(n: int, epsilon: float, K: int = 2) -> FiniteChannel:
@@ -633,8 +662,8 @@ def _log_laws(channel, model: DataModel, i: int) -> tuple[NDArray[np.float64], N
         laws = _lse(lp[..., None] + lt, axis=(0, 2))
         marg = _lse(lp, axis=(0, 2))
     with np.errstate(invalid="ignore"):
-        laws = np.where(np.isfinite(marg)[:, None], laws - marg[:, None], _NEG)
-    return laws, marg
+        laws = np.where(np.isfinite(marg)[:, None], np.minimum(laws - marg[:, None], 0.0), _NEG)
+    return laws, np.minimum(marg, 0.0)
 
 
 def conditional_laws(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0
