@@ -283,3 +283,25 @@ def test_standard_mechanisms_and_models():
     assert models["clones"].record_marginal(4)[1] == pytest.approx(0.2)
     assert models["exchangeable"].record_marginal(2)[1] == pytest.approx(0.2)
     assert notions.standard_models(1, 0.5)["Ising chain"].record_marginal(0)[1] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("t", [1e-6, 0.5, 5.0, 60.0])
+def test_decayed_running_sum_against_mpmath(t):
+    """The O(n) running sum behind the geometric count, against the recurrence
+    S(y) = e^-t S(y-1) + e^x[y] in 40-digit arithmetic (absolute error of the logs)."""
+    import mpmath
+
+    from privlib.notions import _decayed_log_cumsum
+
+    mpmath.mp.dps = 40
+    rng = np.random.default_rng(1)
+    n = 20_000
+    x = np.cumsum(rng.normal(0.0, 1.0, n)) * 0.5 - 1e-3 * np.arange(n)
+    x[:7] = -np.inf  # leading empty counts, as for x_i = 1
+    s, decay, ref = mpmath.mpf(0), mpmath.exp(-t), []
+    for value in x:
+        s = s * decay + (mpmath.exp(mpmath.mpf(value)) if np.isfinite(value) else 0)
+        ref.append(float(mpmath.log(s)) if s > 0 else -np.inf)
+    got = _decayed_log_cumsum(x, t)
+    assert (got[:7] == -np.inf).all()
+    assert np.max(np.abs(got[7:] - np.array(ref[7:]))) < 1e-12
