@@ -86,6 +86,7 @@ PAPERS = {
     "002": "Barber & Duchi, Privacy and statistical risk: formalisms and minimax bounds",
     "003": "Ghosh & Kleinberg, Inferential privacy guarantees for differentially private mechanisms",
     "004": "Breutigam & Reischuk, Statistical privacy",
+    "notions": "One mechanism, five notions (across the papers)",
 }
 #: the chapter notebook (under ``notebooks/``, without suffix) that shows each paper's claims
 CHAPTERS = {
@@ -95,6 +96,7 @@ CHAPTERS = {
     "002": "002_privacy_minimax",
     "003": "003_networked_inferential_privacy",
     "004": "004_statistical_privacy",
+    "notions": "five_notions",
 }
 
 

@@ -1,0 +1,1015 @@
+"""One mechanism, five notions: the shared core of the five papers.
+
+The five papers measure the same object: a **mechanism** ``P(y | x)`` on databases ``x`` of n
+records, together with a **data model** ``pi`` (what the adversary believes about ``x``) and the
+**neighbour relation** of databases that differ in one record (replacement, n fixed). This module
+holds that object once and computes every notion of the five papers on it:
+
+- differential privacy (Bailie & Gong; Barber & Duchi, Definitions 1 and 3): :func:`dp_epsilon`,
+  :func:`dp_delta`;
+- Pufferfish privacy with secrets on a record (Bailie & Gong, Definition 7.3):
+  :func:`pufferfish_loss`;
+- inferential privacy of record i under a prior (Ghosh & Kleinberg, Section 2):
+  :func:`inferential_privacy`;
+- pointwise maximal leakage of record i, maximal leakage and leakage capacity (Saeidian et al.,
+  Definitions 2.3 and 2.4): :func:`pml`, :func:`pml_sup`, :func:`maximal_leakage`,
+  :func:`leakage_capacity`;
+- statistical privacy, where the adversary knows the distribution but not the other records
+  (Breutigam & Reischuk, Definition 5): :func:`statistical_delta`;
+- TV-, KL- and CHTP-privacy levels (Barber & Duchi, Definitions 4 and 8, eq. (6)):
+  :func:`tv_level`, :func:`kl_level`, :func:`chtp_level`.
+
+Everything about record i goes through one function, the conditional output laws
+(:func:`conditional_laws`)
+
+``mu_{i,a}(y) = sum_x pi(x | x_i = a) P(y | x)``.
+
+Mechanisms come in two representations. A :class:`FiniteChannel` is a table over all ``K**n``
+databases (rows in lexicographic order, record 0 the most significant digit, as
+``itertools.product(range(K), repeat=n)``). A :class:`CountChannel` depends on binary data only
+through the count k of positive records (a table over k = 0..n); under an exchangeable model
+``P(K_{-i} = j | x_i = a)`` is proportional to ``C(n-1, j) w_{j+a}``, so the conditional laws
+cost one pass over the counts, and :class:`GeometricCount` (the truncated geometric mechanism)
+mixes them in O(n), so that n can reach 10^6. A :class:`DataModel` is either explicit (a
+probability for each of the ``K**n`` databases) or exchangeable (one weight per count).
+All sums are taken in log-space.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special, stats
+
+from privlib import _validate as v
+from privlib._logspace import log_binomial_coefficients
+
+__all__ = [
+    "FiniteChannel",
+    "CountChannel",
+    "GeometricCount",
+    "DataModel",
+    "randomized_response",
+    "geometric_count",
+    "gaussian_count",
+    "subsampled_count",
+    "explicit_model",
+    "product_model",
+    "iid_model",
+    "exchangeable_model",
+    "beta_binomial_model",
+    "clones_model",
+    "mixture_model",
+    "ising_model",
+    "ising_chain_model",
+    "conditional_laws",
+    "dp_epsilon",
+    "dp_delta",
+    "tv_level",
+    "kl_level",
+    "chtp_level",
+    "inferential_privacy",
+    "pufferfish_loss",
+    "pml",
+    "pml_sup",
+    "maximal_leakage",
+    "leakage_capacity",
+    "statistical_delta",
+    "all_notions",
+    "NOTIONS",
+    "standard_mechanisms",
+    "standard_models",
+    "correlation_sweep",
+]
+
+#: largest number of databases ``K**n`` an explicit channel or model may enumerate
+MAX_DATABASES = 2**20
+#: largest number of table entries (rows x outputs) an explicit table may hold
+MAX_CELLS = 2**25
+#: largest number of outputs for which :func:`chtp_level` enumerates output sets
+MAX_CHTP_OUTPUTS = 16
+
+_NEG = -np.inf
+
+
+def _log(x: ArrayLike) -> NDArray[np.float64]:
+    with np.errstate(divide="ignore"):
+        return np.log(np.asarray(x, dtype=float))
+
+
+def _lse(a: NDArray[np.float64], axis=None) -> NDArray[np.float64]:
+    """``log sum exp`` that returns -inf (not NaN, no warning) for an all -inf slice."""
+    a = np.asarray(a, dtype=float)
+    top = np.max(a, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+    return out.reshape(()) if axis is None else np.squeeze(out, axis=axis)
+
+
+def _check_databases(K: int, n: int, what: str = "K**n databases") -> None:
+    v.integer("K", K, low=2)
+    v.integer("n", n, low=1)
+    v.size_limit("n", float(K) ** n, MAX_DATABASES, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# Mechanisms
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class FiniteChannel:
+    """A mechanism ``P(y | x)`` for databases ``x`` in ``{0..K-1}^n`` and outputs ``y`` in
+    ``{0..m-1}``: ``table`` has shape ``(K**n, m)`` with rows in lexicographic order (the order of
+    ``itertools.product(range(K), repeat=n)``, record 0 the most significant digit), each row a
+    pmf. Barber & Duchi's channel ``Q(z | x_{1:n})`` (Section 2). ``log_table`` (optional) keeps
+    probabilities that underflow in ``table``; it is computed from ``table`` when not given."""
+
+    table: NDArray[np.float64]
+    K: int
+    n: int
+    log_table: NDArray[np.float64] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_databases(self.K, self.n)
+        table = v.channel("table", self.table)
+        if table.shape[0] != self.K ** self.n:
+            raise ValueError(f"table must have K**n = {self.K ** self.n} rows, got {table.shape[0]}")
+        v.size_limit("table", float(table.size), MAX_CELLS, "entries")
+        object.__setattr__(self, "table", table)
+        if self.log_table is None:
+            object.__setattr__(self, "log_table", _log(table))
+        else:
+            lt = v.real("log_table", self.log_table, high=0.0, finite=False)
+            if lt.shape != table.shape:
+                raise ValueError(f"log_table must have the shape of table {table.shape}, got {lt.shape}")
+            object.__setattr__(self, "log_table", lt)
+
+    @classmethod
+    def from_log(cls, log_table: ArrayLike, K: int, n: int) -> FiniteChannel:
+        """A channel from its log-probabilities (kept as given, so tiny masses survive)."""
+        lt = v.real("log_table", log_table, high=0.0, finite=False)
+        return cls(np.exp(lt), K, n, lt)
+
+    @classmethod
+    def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
+        """Build the table row by row from ``fn(database) -> pmf over outputs``."""
+        _check_databases(K, n)
+        rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
+        return cls(np.vstack(rows), K, n)
+
+    @property
+    def outputs(self) -> int:
+        """Number of outputs m."""
+        return self.table.shape[1]
+
+    @property
+    def samples(self) -> NDArray[np.int64]:
+        """All databases, one row each, in the table's order."""
+        return _digits(self.K, self.n)
+
+    def neighbour_pairs(self) -> NDArray[np.int64]:
+        """Ordered pairs of row indices of databases that differ in exactly one record."""
+        codes = np.arange(self.K ** self.n)
+        digits = self.samples
+        pairs = []
+        for i in range(self.n):
+            power = self.K ** (self.n - 1 - i)
+            for shift in range(1, self.K):
+                new = (digits[:, i] + shift) % self.K
+                pairs.append(np.column_stack([codes, codes + (new - digits[:, i]) * power]))
+        return np.vstack(pairs)
+
+    def distinct_neighbour_rows(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The distinct ordered pairs of output laws ``(P(.|x), P(.|x'))`` over neighbours."""
+        p, q = [], []
+        for _, _, pb, qb in _neighbour_blocks(self):
+            p.append(pb.reshape(-1, self.outputs))
+            q.append(qb.reshape(-1, self.outputs))
+        return _distinct_pairs(np.concatenate(p), np.concatenate(q))
+
+    def marginal(self, P: ArrayLike) -> NDArray[np.float64]:
+        """Law of the release when the records are i.i.d. ``P`` (Barber & Duchi's ``M_P``)."""
+        P = v.pmf("P", P)
+        if P.shape != (self.K,):
+            raise ValueError(f"P must be a pmf over the {self.K} record values, got shape {P.shape}")
+        weights = np.prod(P[self.samples], axis=1)
+        return weights @ self.table
+
+    def compose(self, kernel: ArrayLike) -> FiniteChannel:
+        """Post-processing ``kernel o P`` by a row-stochastic ``kernel`` (Barber & Duchi,
+        Definition 6)."""
+        kernel = v.channel("kernel", kernel)
+        if kernel.shape[0] != self.outputs:
+            raise ValueError(f"kernel must have {self.outputs} rows (one per output), got {kernel.shape[0]}")
+        return FiniteChannel(self.table @ kernel, self.K, self.n)
+
+
+def _digits(K: int, n: int) -> NDArray[np.int64]:
+    codes = np.arange(K ** n)
+    powers = K ** np.arange(n - 1, -1, -1)
+    return (codes[:, None] // powers[None, :]) % K
+
+
+def _distinct_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    both = np.concatenate([p, q], axis=1)
+    _, first = np.unique(np.round(both, 14), axis=0, return_index=True)
+    both = both[np.sort(first)]
+    m = p.shape[1]
+    return both[:, :m], both[:, m:]
+
+
+class CountChannel:
+    """A mechanism on n binary records that depends on the database only through the count k of
+    positive records: ``log_table[k, y] = log P(y | k)`` for k = 0..n. Neighbouring databases
+    have counts k and k + 1 (or equal counts, which give equal rows)."""
+
+    def __init__(self, log_table: ArrayLike):
+        # log-probabilities computed as log 1 may exceed 0 by rounding
+        lt = np.minimum(v.real("log_table", log_table, high=1e-9, finite=False), 0.0)
+        if lt.ndim != 2 or lt.shape[0] < 2 or lt.shape[1] == 0:
+            raise ValueError(f"log_table must have shape (n + 1, m) with n >= 1, got {lt.shape}")
+        v.size_limit("log_table", float(lt.size), MAX_CELLS, "entries")
+        sums = _lse(lt, axis=1)
+        if not np.allclose(sums, 0.0, atol=1e-9, rtol=0.0):
+            bad = int(np.argmax(np.abs(sums)))
+            raise ValueError(f"log_table rows must be pmfs: row {bad} sums to {np.exp(sums[bad]):.12g}")
+        self._log_table = lt
+        self.n = lt.shape[0] - 1
+        self.outputs = lt.shape[1]
+
+    K = 2
+
+    @property
+    def log_table(self) -> NDArray[np.float64]:
+        """``log P(y | k)``, shape ``(n + 1, m)``."""
+        return self._log_table
+
+    @property
+    def table(self) -> NDArray[np.float64]:
+        """``P(y | k)``, shape ``(n + 1, m)``."""
+        return np.exp(self.log_table)
+
+    def log_mixture(self, log_h: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``log sum_k h(k) P(y | k)`` for every output, given ``log h`` over k = 0..n (the
+        counts where ``h`` is negligible are skipped: below ``e^-800`` of the largest)."""
+        keep = np.flatnonzero(log_h > log_h.max() - 800.0)
+        out = np.full(self.outputs, _NEG)
+        for start in range(0, keep.size, 4096):
+            ks = keep[start:start + 4096]
+            out = np.logaddexp(out, _lse(log_h[ks, None] + self.log_table[ks], axis=0))
+        return out
+
+    def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+        """Log output laws of the ordered neighbouring counts (k, k+1) and (k+1, k), in blocks."""
+        lt = self.log_table
+        for start in range(0, self.n, 4096):
+            stop = min(start + 4096, self.n)
+            a, b = lt[start:stop], lt[start + 1:stop + 1]
+            yield a, b
+            yield b, a
+
+    def expand(self) -> FiniteChannel:
+        """The same mechanism as a table over all ``2**n`` databases (n at most 20)."""
+        _check_databases(2, self.n)
+        counts = _digits(2, self.n).sum(axis=1)
+        return FiniteChannel.from_log(self.log_table[counts], 2, self.n)
+
+
+class GeometricCount(CountChannel):
+    """The truncated geometric mechanism on the count (Ghosh, Roughgarden & Sundararajan 2012):
+    ``y = min(max(k + Z, 0), n)`` with ``P(Z = z) = (1 - r)/(1 + r) r^|z|``, ``r = e^-epsilon``;
+    epsilon-DP. Its conditional laws are computed in O(n) by two running sums, so n may reach
+    10^6 and beyond; its table is formed only when asked for (n up to a few thousand)."""
+
+    def __init__(self, n: int, epsilon: float):
+        self.n = v.integer("n", n, low=1)
+        self.epsilon = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
+        self.outputs = self.n + 1
+
+    @property
+    def log_table(self) -> NDArray[np.float64]:
+        v.size_limit("n", float(self.n + 1) ** 2, MAX_CELLS, "table entries")
+        return self.log_rows(np.arange(self.n + 1))
+
+    def log_rows(self, ks: ArrayLike) -> NDArray[np.float64]:
+        """``log P(y | k)`` for the given counts, every output."""
+        k = np.asarray(ks)[:, None]
+        y = np.arange(self.n + 1)[None, :]
+        t, n = self.epsilon, self.n
+        log_end = -np.log1p(np.exp(-t))
+        rows = np.log(np.tanh(t / 2.0)) - t * np.abs(y - k) + 0.0 * k
+        rows[:, 0] = log_end - t * k[:, 0]
+        rows[:, n] = log_end - t * (n - k[:, 0])
+        return rows
+
+    def log_mixture(self, log_h: NDArray[np.float64]) -> NDArray[np.float64]:
+        """``log sum_k h(k) P(y | k)`` in O(n): inside [1, n-1] it is ``log c`` plus the
+        log-sum of ``sum_{k <= y} h(k) r^(y-k)`` and ``sum_{k > y} h(k) r^(k-y)``, two decayed
+        running sums (:func:`_decayed_log_cumsum`); the clamped ends sum ``h(k) r^k`` and
+        ``h(k) r^(n-k)``."""
+        t, n = self.epsilon, self.n
+        left = _decayed_log_cumsum(log_h, t)                    # k <= y
+        up = _decayed_log_cumsum(log_h[::-1], t)[::-1]          # k >= y
+        right = np.full(n + 1, _NEG)
+        right[:-1] = up[1:] - t                                 # k > y: one more step of decay
+        out = np.log(np.tanh(t / 2.0)) + np.logaddexp(left, right)
+        log_end = -np.log1p(np.exp(-t))
+        out[0] = up[0] + log_end
+        out[n] = left[n] + log_end
+        return out
+
+    def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+        """One pair with the privacy-loss distribution of every neighbouring pair: outputs at or
+        below k have loss ``+epsilon`` (mass ``1/(1 + r)`` under P(.|k)), the others
+        ``-epsilon``; DP, delta, TV and KL depend on a pair only through that distribution."""
+        log_end = -np.log1p(np.exp(-self.epsilon))
+        p = np.array([[log_end, log_end - self.epsilon]])
+        yield p, p[:, ::-1]
+
+
+def _decayed_log_cumsum(x: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    """``out[y] = log sum_{k <= y} exp(x[k] - t (y - k))`` for every y, in O(n).
+
+    The sum obeys ``S(y) = e^-t S(y-1) + e^x[y]``. It is evaluated in blocks of b terms (b about
+    64 / t): inside a block a cumulative log-sum of ``x[k] + t j`` (offsets at most ``t b``, so
+    the rounding of the offsets stays near 1e-14), then the carry from the previous blocks, a
+    recurrence over the blocks decayed by ``e^(-t b)`` per block."""
+    n = x.size
+    b = int(min(4096, max(16, 64.0 / t)))
+    blocks = -(-n // b)
+    xb = np.full(blocks * b, _NEG)
+    xb[:n] = x
+    xb = xb.reshape(blocks, b)
+    j = np.arange(b, dtype=float)
+    with np.errstate(invalid="ignore"):
+        local = np.logaddexp.accumulate(xb + t * j, axis=1) - t * j
+    ends = local[:, -1].tolist()
+    carry = [_NEG] * blocks          # S at the end of block i - 1, decayed to its end
+    c, decay = _NEG, t * b
+    for i in range(1, blocks):
+        prev, e = c - decay, ends[i - 1]
+        top = max(prev, e)
+        c = top + math.log1p(math.exp(-abs(prev - e))) if top > _NEG else _NEG
+        carry[i] = c
+    with np.errstate(invalid="ignore"):
+        out = np.logaddexp(local, np.array(carry)[:, None] - t * (j + 1.0))
+    return out.ravel()[:n]
+
+
+def randomized_response(n: int, epsilon: float, K: int = 2) -> FiniteChannel:
+    """K-ary randomized response applied to each of the n records independently (Warner 1965;
+    Kairouz, Oh & Viswanath 2016): the output is the vector of reports, ``K**n`` outputs;
+    epsilon-DP and epsilon-local-DP per record."""
+    n = v.integer("n", n, low=1)
+    K = v.integer("K", K, low=2)
+    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
+    _check_databases(K, n)
+    v.size_limit("n", float(K) ** (2 * n), MAX_CELLS, "table entries (K**n databases x K**n outputs)")
+    log_truth = -np.log1p((K - 1) * np.exp(-eps))
+    log_other = log_truth - eps
+    d = _digits(K, n)
+    agree = (d[:, None, :] == d[None, :, :]).sum(axis=2)
+    return FiniteChannel.from_log(agree * log_truth + (n - agree) * log_other, K, n)
+
+
+def geometric_count(n: int, epsilon: float) -> GeometricCount:
+    """The truncated geometric mechanism on the count of positive records (epsilon-DP): see
+    :class:`GeometricCount`."""
+    return GeometricCount(n, epsilon)
+
+
+def _log_normal_interval(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log(Phi(b) - Phi(a))`` for ``a < b`` (either may be infinite), from the tail where the
+    interval lies so that no cancellation occurs."""
+    flip = a > 0
+    lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)       # Phi(hi) - Phi(lo), hi <= 0 or straddling
+    log_hi, log_lo = special.log_ndtr(hi), special.log_ndtr(lo)
+    with np.errstate(divide="ignore"):
+        return log_hi + np.log1p(-np.exp(log_lo - log_hi))
+
+
+def gaussian_count(n: int, sigma: float) -> CountChannel:
+    """The Gaussian mechanism on the count, discretised: ``y = min(max(round(k + N(0, sigma^2)),
+    0), n)`` (a post-processing of the Gaussian mechanism, so (epsilon, delta)-DP with its
+    privacy curve or better); every probability in log-space."""
+    n = v.integer("n", n, low=1)
+    s = v.scalar("sigma", sigma, low=0.0, low_open=True)
+    v.size_limit("n", float(n + 1) ** 2, MAX_CELLS, "table entries")
+    k = np.arange(n + 1)[:, None]
+    y = np.arange(n + 1)[None, :]
+    lo = np.where(y == 0, -np.inf, (y - 0.5 - k) / s)
+    hi = np.where(y == n, np.inf, (y + 0.5 - k) / s)
+    return CountChannel(_log_normal_interval(lo, hi))
+
+
+def subsampled_count(n: int, m: int) -> CountChannel:
+    """The exact count of positive records in a uniformly random subsample of m of the n records
+    (drawn without replacement; Breutigam & Reischuk, Section 4.1): hypergeometric rows, outputs
+    0..m; with m = n it is the exact count. It is epsilon-DP for no finite epsilon (the count
+    k + 1 can put k + 1 positives into the subsample, the count k cannot), yet its statistical
+    privacy is finite when the adversary does not know the other records."""
+    n = v.integer("n", n, low=1)
+    m = v.integer("m", m, low=1, high=n)
+    v.size_limit("n", float(n + 1) * (m + 1), MAX_CELLS, "table entries")
+    k = np.arange(n + 1)[:, None]
+    y = np.arange(m + 1)[None, :]
+    with np.errstate(divide="ignore"):
+        return CountChannel(stats.hypergeom.logpmf(y, n, k, m))
+
+
+# ---------------------------------------------------------------------------------------------
+# Data models
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class DataModel:
+    """A prior ``pi`` over databases of n records with values in ``{0..K-1}``: either explicit,
+    ``log_prob`` over the ``K**n`` databases in lexicographic order, or exchangeable (binary
+    records), ``log_weights[k] = log pi(x)`` for every database with k positive records."""
+
+    n: int
+    K: int = 2
+    log_prob: NDArray[np.float64] | None = field(default=None, repr=False)
+    log_weights: NDArray[np.float64] | None = field(default=None, repr=False)
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        v.integer("n", self.n, low=1)
+        v.integer("K", self.K, low=2)
+        if (self.log_prob is None) == (self.log_weights is None):
+            raise ValueError("give exactly one of log_prob (explicit) and log_weights (exchangeable)")
+        if self.log_prob is not None:
+            _check_databases(self.K, self.n)
+            lp = v.real("log_prob", self.log_prob, high=0.0, finite=False)
+            if lp.shape != (self.K ** self.n,):
+                raise ValueError(f"log_prob must have K**n = {self.K ** self.n} entries, got shape {lp.shape}")
+            total = float(_lse(lp))
+            if abs(total) > 1e-9:
+                raise ValueError(f"log_prob must be a log-pmf, its probabilities sum to {np.exp(total):.12g}")
+            object.__setattr__(self, "log_prob", lp)
+        else:
+            if self.K != 2:
+                raise ValueError(f"an exchangeable model has binary records (K = 2), got K = {self.K}")
+            lw = v.real("log_weights", self.log_weights, high=0.0, finite=False)
+            if lw.shape != (self.n + 1,):
+                raise ValueError(f"log_weights must have n + 1 = {self.n + 1} entries, got shape {lw.shape}")
+            total = float(_lse(log_binomial_coefficients(self.n) + lw))
+            if abs(total) > 1e-9:
+                raise ValueError(f"log_weights must give total probability 1, got {np.exp(total):.12g}")
+            object.__setattr__(self, "log_weights", lw)
+
+    @property
+    def exchangeable(self) -> bool:
+        """Whether the model is given by one weight per count."""
+        return self.log_weights is not None
+
+    def expand(self) -> DataModel:
+        """The same model as explicit probabilities over the ``K**n`` databases."""
+        if not self.exchangeable:
+            return self
+        _check_databases(2, self.n)
+        counts = _digits(2, self.n).sum(axis=1)
+        return DataModel(self.n, 2, log_prob=self.log_weights[counts], name=self.name)
+
+    @property
+    def prob(self) -> NDArray[np.float64]:
+        """``pi(x)`` for every database (lexicographic order)."""
+        return np.exp(self.expand().log_prob)
+
+    def record_marginal(self, i: int) -> NDArray[np.float64]:
+        """``pi(x_i = a)`` for a = 0..K-1."""
+        return np.exp(_log_record_joint(self, v.integer("i", i, low=0, high=self.n - 1))[1])
+
+
+def _normalized(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
+    return log_p - _lse(log_p)
+
+
+def explicit_model(prob: ArrayLike, n: int, K: int = 2, *, record_order: str = "first-most-significant",
+                   name: str = "explicit") -> DataModel:
+    """A model from the probability of each of the ``K**n`` databases. ``record_order`` says
+    how a database's index encodes its records: ``"first-most-significant"`` (lexicographic, as
+    everywhere in this module) or ``"first-least-significant"`` (record j is digit j, the order
+    of :func:`privlib.affiliation.states`)."""
+    n = v.integer("n", n, low=1)
+    K = v.integer("K", K, low=2)
+    _check_databases(K, n)
+    p = v.pmf("prob", prob)
+    if p.shape != (K ** n,):
+        raise ValueError(f"prob must have K**n = {K ** n} entries, got shape {p.shape}")
+    if record_order == "first-least-significant":
+        p = p.reshape((K,) * n).transpose(tuple(range(n - 1, -1, -1))).ravel()
+    elif record_order != "first-most-significant":
+        raise ValueError(f"record_order must be 'first-most-significant' or 'first-least-significant', got {record_order!r}")
+    return DataModel(n, K, log_prob=_normalized(_log(p)), name=name)
+
+
+def product_model(p: ArrayLike, name: str = "product") -> DataModel:
+    """Independent records: ``p`` of shape ``(n,)`` gives ``P(x_j = 1) = p_j`` (binary records),
+    of shape ``(n, K)`` the law of each record (zeros allowed: a point mass is a product model)."""
+    arr = v.probability("p", p)
+    if arr.ndim == 1:
+        arr = np.stack([1.0 - arr, arr], axis=1)
+    if arr.ndim != 2 or arr.shape[0] == 0:
+        raise ValueError(f"p must have shape (n,) or (n, K), got {arr.shape}")
+    arr = v.pmf("p", arr)
+    n, K = arr.shape
+    _check_databases(K, n)
+    log_p = _log(arr)
+    total = np.zeros(1)
+    for j in range(n):
+        total = (total[:, None] + log_p[j][None, :]).ravel()
+    return DataModel(n, K, log_prob=total, name=name)
+
+
+def exchangeable_model(log_weights: ArrayLike, name: str = "exchangeable") -> DataModel:
+    """An exchangeable model on binary records, ``pi(x) ∝ w_{|x|}`` (``log_weights[k] = log w_k``
+    for k = 0..n, normalised here)."""
+    lw = v.real("log_weights", log_weights, finite=False)
+    if lw.ndim != 1 or lw.size < 2:
+        raise ValueError("log_weights must be a vector of length n + 1 >= 2")
+    if lw.max() == np.inf or lw.max() == -np.inf:
+        raise ValueError("log_weights must have a finite maximum")
+    n = lw.size - 1
+    lw = lw - _lse(log_binomial_coefficients(n) + lw)
+    return DataModel(n, 2, log_weights=np.minimum(lw, 0.0), name=name)
+
+
+def iid_model(n: int, p: float, name: str = "independent") -> DataModel:
+    """Independent records, each positive with probability ``p`` (exchangeable form)."""
+    n = v.integer("n", n, low=1)
+    p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    k = np.arange(n + 1)
+    return exchangeable_model(k * np.log(p) + (n - k) * np.log1p(-p), name)
+
+
+def beta_binomial_model(n: int, a: float, b: float, name: str = "beta-binomial") -> DataModel:
+    """Records i.i.d. Bernoulli(theta) given theta ~ Beta(a, b): exchangeable and affiliated;
+    the correlation of two records is ``1/(a + b + 1)``."""
+    n = v.integer("n", n, low=1)
+    a = v.scalar("a", a, low=0.0, low_open=True)
+    b = v.scalar("b", b, low=0.0, low_open=True)
+    k = np.arange(n + 1)
+    return exchangeable_model(special.betaln(a + k, b + n - k) - special.betaln(a, b), name)
+
+
+def clones_model(n: int, p: float = 0.5, name: str = "clones") -> DataModel:
+    """n identical records ("clones", Ghosh & Kleinberg, Section 2): all positive with
+    probability p, all negative otherwise."""
+    return mixture_model(n, p, 1.0, name)
+
+
+def mixture_model(n: int, p: float, rho: float, name: str = "mixture") -> DataModel:
+    """With probability ``rho`` clones (all records equal to one Bernoulli(p) bit), otherwise
+    independent Bernoulli(p) records: ``rho = 0`` is the independent model, ``rho = 1`` the
+    clones; exchangeable, the correlation of two records is ``rho``."""
+    n = v.integer("n", n, low=1)
+    p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    rho = v.scalar("rho", rho, low=0.0, high=1.0)
+    k = np.arange(n + 1)
+    iid = k * np.log(p) + (n - k) * np.log1p(-p)
+    clones = np.full(n + 1, _NEG)
+    clones[0], clones[n] = np.log1p(-p), np.log(p)
+    with np.errstate(divide="ignore"):
+        lw = np.logaddexp(np.log1p(-rho) + iid, np.log(rho) + clones)
+    return exchangeable_model(lw, name)
+
+
+def ising_model(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, field: ArrayLike = 0.0,
+                name: str = "Ising") -> DataModel:
+    """Ising model ``pi(x) ∝ exp(sum_{uv} J_uv s_u s_v + sum_v h_v s_v)``, spins ``s = 2x - 1``
+    (Ghosh & Kleinberg, Remark 3.7: ferromagnetic couplings give affiliated priors)."""
+    n = v.integer("n", n, low=1)
+    _check_databases(2, n)
+    edges = [(int(a), int(b)) for a, b in edges]
+    for a, b in edges:
+        if not (0 <= a < n and 0 <= b < n) or a == b:
+            raise ValueError(f"edges must join two different records in [0, {n - 1}], got ({a}, {b})")
+    J = np.broadcast_to(v.real("coupling", coupling), (len(edges),))
+    h = np.broadcast_to(v.real("field", field), (n,))
+    spins = 2 * _digits(2, n) - 1
+    energy = spins @ h
+    for (a, b), j in zip(edges, J):
+        energy = energy + j * spins[:, a] * spins[:, b]
+    return DataModel(n, 2, log_prob=_normalized(energy.astype(float)), name=name)
+
+
+def ising_chain_model(n: int, coupling: float, field: float = 0.0, name: str = "Ising chain") -> DataModel:
+    """Ising model on the path 0 - 1 - ... - (n-1) with one coupling on every edge."""
+    n = v.integer("n", n, low=1)
+    return ising_model(n, [(j, j + 1) for j in range(n - 1)], v.scalar("coupling", coupling),
+                       v.scalar("field", field), name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The conditional output laws of one record
+# ---------------------------------------------------------------------------------------------
+
+def _check_pair(channel, model: DataModel) -> None:
+    if not isinstance(channel, (FiniteChannel, CountChannel)):
+        raise TypeError(f"channel must be a FiniteChannel or a CountChannel, got {type(channel).__name__}")
+    if not isinstance(model, DataModel):
+        raise TypeError(f"model must be a DataModel, got {type(model).__name__}")
+    if model.n != channel.n or model.K != channel.K:
+        raise ValueError(f"model has n = {model.n}, K = {model.K} but the channel has n = {channel.n}, K = {channel.K}")
+
+
+def _log_record_joint(model: DataModel, i: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """For an exchangeable model: ``log pi(x_i = a, K_{-i} = j)`` (shape (2, n)); for an explicit
+    one the log-probabilities reshaped to ``(K**i, K, K**(n-1-i))``. Also ``log pi(x_i = a)``."""
+    if model.exchangeable:
+        lc = log_binomial_coefficients(model.n - 1)
+        joint = np.stack([lc + model.log_weights[:-1], lc + model.log_weights[1:]])
+        return joint, _lse(joint, axis=1)
+    K, n = model.K, model.n
+    lp = model.log_prob.reshape(K ** i, K, K ** (n - 1 - i))
+    return lp, _lse(lp, axis=(0, 2))
+
+
+def _log_laws(channel, model: DataModel, i: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``(log mu_{i,a}(y), log pi(x_i = a))``; rows of values a with ``pi(x_i = a) = 0`` are -inf."""
+    _check_pair(channel, model)
+    i = v.integer("i", i, low=0, high=channel.n - 1)
+    K, n = channel.K, channel.n
+    if isinstance(channel, CountChannel):
+        if model.exchangeable:
+            joint, marg = _log_record_joint(model, i)
+            h = np.full((2, n + 1), _NEG)
+            h[0, :-1], h[1, 1:] = joint[0], joint[1]          # count k = j + a
+        else:
+            digits = _digits(2, n)
+            key = digits[:, i] * (n + 1) + digits.sum(axis=1)
+            order = np.argsort(key, kind="stable")
+            keys, starts = np.unique(key[order], return_index=True)
+            with np.errstate(invalid="ignore"):
+                sums = np.logaddexp.reduceat(model.log_prob[order], starts)
+            h = np.full(2 * (n + 1), _NEG)
+            h[keys] = sums
+            h = h.reshape(2, n + 1)
+            marg = _lse(h, axis=1)
+        laws = np.stack([channel.log_mixture(h[a]) if np.isfinite(marg[a]) else np.full(channel.outputs, _NEG)
+                         for a in range(2)])
+    else:
+        m = model.expand()
+        lp = m.log_prob.reshape(K ** i, K, K ** (n - 1 - i))
+        lt = channel.log_table.reshape(K ** i, K, K ** (n - 1 - i), channel.outputs)
+        laws = _lse(lp[..., None] + lt, axis=(0, 2))
+        marg = _lse(lp, axis=(0, 2))
+    with np.errstate(invalid="ignore"):
+        laws = np.where(np.isfinite(marg)[:, None], np.minimum(laws - marg[:, None], 0.0), _NEG)
+    return laws, np.minimum(marg, 0.0)
+
+
+def conditional_laws(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0
+                     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The conditional output laws ``mu_{i,a}(y) = sum_x pi(x | x_i = a) P(y | x)`` of record
+    ``i`` (shape ``(K, m)``; a row of zeros for a value of prior probability 0) and the record's
+    prior ``pi(x_i = a)``: the object behind Pufferfish (Bailie & Gong, eq. (15)), inferential
+    privacy (Ghosh & Kleinberg, eq. (1)), PML (Saeidian et al.) and statistical privacy
+    (Breutigam & Reischuk, Definition 5). For a count channel under an exchangeable model,
+    ``pi(K_{-i} = j | x_i = a) ∝ C(n-1, j) w_{j+a}`` and the cost is one pass over the counts."""
+    laws, marg = _log_laws(channel, model, i)
+    return np.exp(laws), np.exp(marg)
+
+
+def _present(marg: NDArray[np.float64]) -> NDArray[np.int64]:
+    values = np.flatnonzero(np.isfinite(marg))
+    if values.size < 2:
+        raise ValueError("model must give at least two values of the record positive probability")
+    return values
+
+
+def _max_log_ratio(laws: NDArray[np.float64], values: NDArray[np.int64]) -> float:
+    """``max over a != b in values and y of log mu_a(y) / mu_b(y)`` (+inf when some output is
+    possible under one value and not another); 0 when every law is equal."""
+    top = laws[values].max(axis=0)
+    bottom = laws[values].min(axis=0)
+    used = np.isfinite(top)
+    if (bottom[used] == _NEG).any():
+        return float("inf")
+    return float(max((top[used] - bottom[used]).max(), 0.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Notions over neighbours (DP, TV, KL, CHTP)
+# ---------------------------------------------------------------------------------------------
+
+def _neighbour_blocks(channel) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """Output laws ``(log P(.|x), log P(.|x'), P(.|x), P(.|x'))`` of every ordered neighbouring
+    pair, in blocks with outputs on the last axis (for an explicit channel, one block per record and
+    ordered pair of values)."""
+    if isinstance(channel, CountChannel):
+        for lp, lq in channel.neighbour_blocks():
+            yield lp, lq, np.exp(lp), np.exp(lq)
+        return
+    if not isinstance(channel, FiniteChannel):
+        raise TypeError(f"channel must be a FiniteChannel or a CountChannel, got {type(channel).__name__}")
+    K, n = channel.K, channel.n
+    for i in range(n):
+        shape = (K ** i, K, K ** (n - 1 - i), channel.outputs)
+        lt, t = channel.log_table.reshape(shape), channel.table.reshape(shape)
+        for a in range(K):
+            for b in range(K):
+                if a != b:
+                    yield lt[:, a], lt[:, b], t[:, a], t[:, b]
+
+
+def _log_ratio(lp: NDArray[np.float64], lq: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log p - log q`` with 0 where both are 0 (no mass, no constraint)."""
+    with np.errstate(invalid="ignore"):
+        d = lp - lq
+    return np.where((lp == _NEG) & (lq == _NEG), 0.0, d)
+
+
+def dp_epsilon(channel: FiniteChannel | CountChannel) -> float:
+    """Smallest epsilon with the channel epsilon-DP (Barber & Duchi, Definition 1; Bailie & Gong,
+    Section 2): the largest ``log P(y|x) / P(y|x')`` over neighbours and outputs (``inf`` when
+    some output is possible for one neighbour only)."""
+    return float(max(max(float(_log_ratio(lp, lq).max()) for lp, lq, _, _ in _neighbour_blocks(channel)), 0.0))
+
+
+def _hockey(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
+    """``sum_y (p(y) - e^eps q(y))_+`` of every row pair."""
+    diff = p - np.exp(min(eps, 700.0)) * q
+    # a difference within rounding of p (as where p = e^eps q exactly) is no mass
+    return np.where(diff > 64 * np.finfo(float).eps * p, diff, 0.0).sum(axis=-1)
+
+
+def _tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Total variation ``sum_y |p(y) - q(y)| / 2`` of every row pair."""
+    return 0.5 * np.abs(p - q).sum(axis=-1)
+
+
+def _kl(lp: NDArray[np.float64], lq: NDArray[np.float64], p: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``KL(p || q)`` in nats of every row pair (``inf`` without domination)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(lp == _NEG, 0.0, p * (lp - lq)).sum(axis=-1)
+
+
+def dp_delta(channel: FiniteChannel | CountChannel, epsilon: ArrayLike) -> NDArray[np.float64]:
+    """The privacy profile (Barber & Duchi, Definition 3; Balle et al. 2018): the smallest delta
+    with the channel (epsilon, delta)-DP, ``max over neighbours of sum_y (P(y|x) - e^eps
+    P(y|x'))_+``, vectorised over epsilon >= 0."""
+    eps = v.nonnegative("epsilon", epsilon)
+    flat = eps.ravel()
+    out = np.zeros(flat.size)
+    for _, _, p, q in _neighbour_blocks(channel):
+        for j, e in enumerate(flat):
+            out[j] = max(out[j], float(_hockey(p, q, e).max()))
+    return np.clip(out, 0.0, 1.0).reshape(eps.shape)
+
+
+def tv_level(channel: FiniteChannel | CountChannel) -> float:
+    """Smallest alpha with the channel alpha-TV private (Barber & Duchi, Definition 4): the
+    largest total variation ``sup_S |P(S|x) - P(S|x')|`` over neighbours."""
+    return float(max(_tv(p, q).max() for _, _, p, q in _neighbour_blocks(channel)))
+
+
+def kl_level(channel: FiniteChannel | CountChannel) -> float:
+    """Smallest alpha with the channel alpha-KL private (Barber & Duchi, eq. (6)), in nats: the
+    largest ``KL(P(.|x) || P(.|x'))`` over neighbours (``inf`` without domination)."""
+    return float(max(_kl(lp, lq, p).max() for lp, lq, p, _ in _neighbour_blocks(channel)))
+
+
+def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
+    """Smallest beta with the channel (beta, gamma)-CHTP (Barber & Duchi, Definition 8): the
+    largest total variation between the output laws of neighbours conditioned on a set A of
+    outputs with ``P(A | x) >= gamma``, by enumerating every set (at most 16 outputs); each
+    pair's supremum is :func:`privlib.minimax.hard_chtp_sup`."""
+    from privlib import minimax  # the set enumeration of chapter 002
+
+    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
+    m = channel.outputs
+    if m > MAX_CHTP_OUTPUTS:
+        raise ValueError(f"channel must have at most {MAX_CHTP_OUTPUTS} outputs to enumerate its output sets, got {m}")
+    if isinstance(channel, GeometricCount):  # its neighbour blocks keep only the loss distribution
+        blocks = [(np.exp(lp), np.exp(lq)) for lp, lq in CountChannel.neighbour_blocks(channel)]
+    else:
+        blocks = [(p, q) for _, _, p, q in _neighbour_blocks(channel)]
+    p = np.concatenate([b[0].reshape(-1, m) for b in blocks])
+    q = np.concatenate([b[1].reshape(-1, m) for b in blocks])
+    p, q = _distinct_pairs(p, q)
+    return max(minimax.hard_chtp_sup(pi / pi.sum(), qi / qi.sum(), g) for pi, qi in zip(p, q))
+
+
+# ---------------------------------------------------------------------------------------------
+# Notions of one record under a data model
+# ---------------------------------------------------------------------------------------------
+
+def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0) -> float:
+    """Ghosh & Kleinberg's inferential privacy of record ``i`` under the prior ``model``
+    (Section 2, eq. (1)): the largest factor, in log, by which an output moves the posterior odds
+    of ``x_i = a`` against ``x_i = b`` away from the prior odds. By Bayes' rule the odds move by
+    ``mu_{i,a}(y) / mu_{i,b}(y)``, so this is ``max_{a,b,y} log mu_{i,a}(y) / mu_{i,b}(y)``: the
+    Pufferfish loss with the single scenario ``model`` (:func:`pufferfish_loss`) and the leakage
+    capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`)."""
+    laws, marg = _log_laws(channel, model, i)
+    return _max_log_ratio(laws, _present(marg))
+
+
+def _pml_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> NDArray[np.float64]:
+    values = _present(marg)
+    top = laws[values].max(axis=0)
+    log_py = _lse(laws[values] + marg[values, None], axis=0)
+    with np.errstate(invalid="ignore"):
+        out = top - log_py
+    return np.where(np.isfinite(log_py), np.maximum(out, 0.0), 0.0)
+
+
+def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> float:
+    return float(_lse(laws[_present(marg)].max(axis=0)))
+
+
+def _log_hockey(lp: NDArray[np.float64], lq: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair, in log-space, for every epsilon: the sum
+    runs over the outputs whose loss ``log p/q`` exceeds epsilon, each term
+    ``log p + log(1 - e^(eps - loss))``, so deltas far below the smallest double stay exact."""
+    loss = _log_ratio(lp, lq)
+    out = np.full(eps.size, _NEG)
+    for j, e in enumerate(eps.ravel()):
+        above = loss > e
+        if above.any():
+            with np.errstate(divide="ignore"):
+                out[j] = float(_lse(lp[above] + np.log(-np.expm1(e - loss[above]))))
+    return out.reshape(eps.shape)
+
+
+def _statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    values = _present(marg)
+    out = np.full(eps.shape, _NEG)
+    for a in values:
+        for b in values:
+            if a != b:
+                out = np.maximum(out, _log_hockey(laws[a], laws[b], eps))
+    return np.clip(np.exp(out), 0.0, 1.0)
+
+
+def pufferfish_loss(channel: FiniteChannel | CountChannel, models: DataModel | Sequence[DataModel],
+                    records: Sequence[int] | None = None,
+                    pairs: Sequence[tuple[int, int]] | None = None) -> float:
+    """Bailie & Gong, Definition 7.3 (eq. (16)), with the secrets of Kifer & Machanavajjhala's
+    record-level Pufferfish: the smallest epsilon such that for every scenario ``theta`` in
+    ``models``, every record ``i`` in ``records`` (default all) and every secret pair
+    ``(x_i = a, x_i = b)`` in ``pairs`` (default all ``a != b``), the output laws conditioned on
+    the two secrets are within ``e^eps`` of each other. A (scenario, pair) in which a secret has
+    prior probability 0 is no constraint (and is skipped); ``ValueError`` if none is left."""
+    models = [models] if isinstance(models, DataModel) else list(models)
+    if not models:
+        raise ValueError("models must hold at least one DataModel")
+    n, K = channel.n, channel.K
+    records = range(n) if records is None else [v.integer("records", r, low=0, high=n - 1) for r in records]
+    if pairs is None:
+        pairs = [(a, b) for a in range(K) for b in range(K) if a != b]
+    pairs = [(v.integer("pairs", a, low=0, high=K - 1), v.integer("pairs", b, low=0, high=K - 1)) for a, b in pairs]
+    best, constrained = 0.0, False
+    for model in models:
+        for i in records:
+            laws, marg = _log_laws(channel, model, i)
+            for a, b in pairs:
+                if a == b or not (np.isfinite(marg[a]) and np.isfinite(marg[b])):
+                    continue
+                constrained = True
+                best = max(best, _max_log_ratio(laws, np.array([a, b])))
+    if not constrained:
+        raise ValueError("pairs: no scenario gives both secrets of a pair positive probability, so nothing is constrained")
+    return best
+
+
+def pml(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0) -> NDArray[np.float64]:
+    """Pointwise maximal leakage of record ``i`` to every output (Saeidian et al., Theorem 1 /
+    Definition 2.3): ``l(X_i -> y) = log max_{a: pi(x_i=a) > 0} mu_{i,a}(y) / P(y)`` with
+    ``P(y) = sum_a pi(x_i = a) mu_{i,a}(y)``; 0 for outputs of probability 0."""
+    return _pml_of(*_log_laws(channel, model, i))
+
+
+def pml_sup(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0) -> float:
+    """``max_y l(X_i -> y)``: the mechanism is epsilon-PML for record i under the model exactly
+    when this is at most epsilon (Saeidian et al., Definition 2.3)."""
+    return float(pml(channel, model, i).max())
+
+
+def maximal_leakage(channel: FiniteChannel | CountChannel, model: DataModel | None = None, i: int = 0) -> float:
+    """Maximal leakage ``log sum_y max_x P(y | x)`` (Issa, Wagner & Kamath; Saeidian et al.,
+    Section 2): of the whole database when ``model`` is None (maximum over all databases), of
+    record ``i`` otherwise (maximum over the values of positive prior probability, with the
+    laws :func:`conditional_laws`)."""
+    if model is None:
+        lt = _full_log_table(channel)
+        return float(_lse(lt.max(axis=0)))
+    return _maximal_leakage_of(*_log_laws(channel, model, i))
+
+
+def _full_log_table(channel) -> NDArray[np.float64]:
+    if isinstance(channel, (FiniteChannel, CountChannel)):
+        return channel.log_table
+    raise TypeError(f"channel must be a FiniteChannel or a CountChannel, got {type(channel).__name__}")
+
+
+def leakage_capacity(channel: FiniteChannel | CountChannel, model: DataModel | None = None, i: int = 0) -> float:
+    """Leakage capacity ``log max_y max_{x, x'} P(y | x) / P(y | x')`` (Saeidian et al.,
+    Definition 2.4; the supremum of PML over all priors): of the whole database when ``model``
+    is None, of record ``i`` through the channel ``x_i -> y`` that ``model`` induces otherwise
+    (which is :func:`inferential_privacy`)."""
+    if model is not None:
+        return inferential_privacy(channel, model, i)
+    lt = _full_log_table(channel)
+    used = lt.max(axis=0) > _NEG
+    return _max_log_ratio(lt[:, used], np.arange(lt.shape[0]))
+
+
+def statistical_delta(channel: FiniteChannel | CountChannel, model: DataModel, epsilon: ArrayLike,
+                      i: int = 0) -> NDArray[np.float64]:
+    """Breutigam & Reischuk's statistical privacy (Definition 5): the adversary knows the
+    distribution ``model`` but not the other records, and ``delta(eps) = max_{a != b}
+    H_{e^eps}(mu_{i,a} || mu_{i,b})``, the largest hockey-stick divergence between the output
+    laws given two values of record ``i``, summed in log-space; vectorised over epsilon >= 0. It is 0 exactly from ``epsilon = inferential_privacy(channel, model, i)`` on."""
+    eps = v.nonnegative("epsilon", epsilon)
+    return _statistical_delta_of(*_log_laws(channel, model, i), eps)
+
+
+NOTIONS = {
+    "dp_epsilon": "DP ε (Bailie & Gong; Barber & Duchi)",
+    "dp_delta": "DP δ(ε₀/2)",
+    "inferential_privacy": "inferential privacy = record Pufferfish (Ghosh & Kleinberg; Bailie & Gong)",
+    "pml_sup": "sup PML of the record (Saeidian et al.)",
+    "maximal_leakage": "maximal leakage of the record (Saeidian et al.)",
+    "statistical_delta": "statistical-privacy δ(ε₀/2) (Breutigam & Reischuk)",
+    "tv_level": "TV level (Barber & Duchi)",
+    "kl_level": "KL level, nats (Barber & Duchi)",
+    "chtp_level": "CHTP β at γ (Barber & Duchi)",
+}
+"""The notions :func:`all_notions` computes, with their labels."""
+
+
+def all_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0, *,
+                epsilon: float = 0.5, gamma: float | None = 0.5) -> dict[str, float | None]:
+    """Every notion of the five papers for one mechanism, data model and record ``i`` (keys of
+    :data:`NOTIONS`): the DP and statistical-privacy deltas at ``epsilon``, the CHTP level at
+    ``gamma`` (None when the channel has more than 16 outputs or ``gamma`` is None)."""
+    e = v.scalar("epsilon", epsilon, low=0.0)
+    laws, marg = _log_laws(channel, model, i)
+    chtp = chtp_level(channel, gamma) if gamma is not None and channel.outputs <= MAX_CHTP_OUTPUTS else None
+    dp_eps = dp_del = tv = kl = 0.0
+    for lp, lq, p, q in _neighbour_blocks(channel):
+        dp_eps = max(dp_eps, float(_log_ratio(lp, lq).max()))
+        dp_del = max(dp_del, float(_hockey(p, q, e).max()))
+        tv = max(tv, float(_tv(p, q).max()))
+        kl = max(kl, float(_kl(lp, lq, p).max()))
+    return {
+        "dp_epsilon": dp_eps,
+        "dp_delta": min(dp_del, 1.0),
+        "inferential_privacy": _max_log_ratio(laws, _present(marg)),
+        "pml_sup": float(_pml_of(laws, marg).max()),
+        "maximal_leakage": _maximal_leakage_of(laws, marg),
+        "statistical_delta": float(_statistical_delta_of(laws, marg, np.asarray(e))),
+        "tv_level": tv,
+        "kl_level": kl,
+        "chtp_level": chtp,
+    }
+
+
+def standard_mechanisms(n: int, epsilon: float = 1.0, sigma: float = 1.0, m: int | None = None
+                        ) -> dict[str, FiniteChannel | CountChannel]:
+    """The chapter's four standard mechanisms on n binary records, by label: randomized
+    response on every record (epsilon), the truncated geometric count (epsilon), the count of a
+    subsample of ``m`` records (default ``max(1, n // 2)``) and the discretised Gaussian count
+    (``sigma``). Randomized response has ``2**n`` outputs, so n is at most 12 here."""
+    n = v.integer("n", n, low=1, high=12)
+    m = max(1, n // 2) if m is None else v.integer("m", m, low=1, high=n)
+    return {
+        "randomized response": randomized_response(n, epsilon),
+        "geometric count": geometric_count(n, epsilon),
+        "subsampled count": subsampled_count(n, m),
+        "Gaussian count": gaussian_count(n, sigma),
+    }
+
+
+def standard_models(n: int, p: float = 0.3, rho: float = 0.5, coupling: float = 0.5) -> dict[str, DataModel]:
+    """The chapter's four data models on n binary records, by label: independent records
+    positive with probability ``p``; the exchangeable mixture with correlation ``rho``
+    (:func:`mixture_model`); the Ising chain with ``coupling`` and the field ``atanh(2p - 1)``
+    (which makes an isolated record positive with probability ``p``); clones positive with
+    probability ``p``."""
+    p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
+    return {
+        "independent": iid_model(n, p),
+        "exchangeable": mixture_model(n, p, rho, "exchangeable"),
+        "Ising chain": ising_chain_model(n, coupling, float(np.arctanh(2 * p - 1))),
+        "clones": clones_model(n, p),
+    }
+
+
+def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: ArrayLike, i: int = 0, *,
+                      epsilon: float = 0.5) -> dict[str, NDArray[np.float64]]:
+    """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
+    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out)."""
+    rhos = v.probability("rho", rho)
+    rows = [all_notions(channel, mixture_model(channel.n, p, float(r)), i, epsilon=epsilon, gamma=None)
+            for r in rhos.ravel()]
+    return {key: np.array([row[key] for row in rows]).reshape(rhos.shape) for key in NOTIONS if key != "chtp_level"}
