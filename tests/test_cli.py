@@ -67,16 +67,43 @@ def test_successful_run_writes_notebook_figures_and_parameters(tiny_project):
     assert meta["parameters"] == {"scale": 3.0, "label": "hello"}
     executed = nbformat.read(folder / "tiny.ipynb", as_version=4)
     assert "hello 3.0" in "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+    # the same record as a sweep point, and the claims' summary
+    assert out.stdout.splitlines()[-1] == "claims: 1 verified"
+    record = json.loads((folder / "results.json").read_text())
+    assert record["results"] == {"double": 6.0, "label": "hello"} and record["claims_failed"] == []
+    assert runs.check_run(folder, record["key"]) is None
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["label=hello_scale=3.0"]
 
 
 def test_failed_run_leaves_no_finished_folder(tiny_project):
     out = _privbook("run", "tiny", "-q", "-p", "fail", "true", env={"PRIVBOOK_ROOT": str(tiny_project)})
     assert out.returncode == 1
-    assert len(out.stderr.strip().splitlines()) == 1 and "failed" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "failed" in out.stderr, out.stderr
     parent = tiny_project / "runs" / "tiny"
     assert not (parent / "fail=True").exists()
     assert (parent / "fail=True.failed" / "tiny.ipynb").is_file()
-    assert not [p for p in parent.iterdir() if p.name.endswith(".partial")]
+    assert "asked to fail" in (parent / "fail=True.failed" / "error.txt").read_text()
+    assert sorted(p.name for p in parent.iterdir()) == ["fail=True.failed"]  # no temporary folder, no lock
+
+
+def test_run_whose_claim_fails_exits_3_and_names_it(tiny_project):
+    out = _privbook("run", "tiny", "-q", "-p", "break_claim", "true", env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == cli.EXIT_CLAIMS_FAILED == 3, out.stderr
+    assert out.stdout.splitlines()[-1] == "claims: 1 FAILED (curves/hockey-stick-supremum)"
+    folder = tiny_project / "runs" / "tiny" / "break_claim=True"
+    assert json.loads((folder / "results.json").read_text())["claims_failed"] == ["curves/hockey-stick-supremum"]
+
+
+def test_refresh_rewrites_outputs_in_place(tiny_project):
+    path = tiny_project / "notebooks" / "tiny.ipynb"
+    out = _privbook("refresh", "tiny", env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == 0 and out.stdout.startswith("tiny.ipynb: "), out.stderr
+    assert "KeyboardInterrupt" not in out.stderr
+    executed = nbformat.read(path, as_version=4)
+    assert "x 2.0" in "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+    before = path.read_bytes()
+    assert _privbook("refresh", "tiny", env={"PRIVBOOK_ROOT": str(tiny_project)}).returncode == 0
+    assert path.read_bytes() == before  # an unchanged result leaves the file unchanged
 
 
 def test_main_returns_2_for_parameter_errors(capsys):
