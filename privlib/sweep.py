@@ -240,6 +240,8 @@ def _init_worker(parent: int) -> None:
     died (SIGKILL) stops its point, cleans up and exits."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: _WORKER_STOP.set())
+    if hasattr(signal, "pthread_sigmask"):  # blocked while the sweep created this process
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
     def watch_parent() -> None:
         while os.getppid() == parent:
@@ -415,6 +417,22 @@ def _connect(scheduler: str):
         raise SchedulerError(f"cannot use the Dask scheduler at {runs.excerpt(scheduler)}: {reason}") from None
 
 
+@contextlib.contextmanager
+def _signals_blocked():
+    """Block SIGINT and SIGTERM while worker processes are created. New processes and threads
+    inherit the mask, so a Ctrl-C that arrives while a worker is still starting waits until its
+    initializer has installed its handler (no traceback from a half-started worker), and one that
+    arrives here is handled when the block ends."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client: Any, timeout: int,
              stop: runs.StopRequest, on_record: Callable[[dict[str, Any]], None]) -> dict[str, dict[str, Any]]:
     """Run the points; after a stop request, start none and wait (boundedly) for running ones."""
@@ -424,8 +442,9 @@ def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client
     else:
         pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"),
                                       initializer=_init_worker, initargs=(os.getpid(),))
-    futures = {pool.submit(execute_point, str(notebook), p.params, str(p.folder), timeout, str(stop_file)): p
-               for p in todo}
+    with _signals_blocked():
+        futures = {pool.submit(execute_point, str(notebook), p.params, str(p.folder), timeout, str(stop_file)): p
+                   for p in todo}
     records: dict[str, dict[str, Any]] = {}
     pending = set(futures)
     deadline = None
@@ -445,8 +464,9 @@ def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client
                 on_record(record)
             if stop() and deadline is None:
                 stop_file.touch()  # reaches workers that did not get the signal (Dask, kill -TERM <pid>)
-                for future in pending:
-                    future.cancel()
+                if client is None:  # a Dask future cannot tell queued from running: queued points
+                    for future in pending:  # see the stop file when they start and return at once
+                        future.cancel()
                 deadline = time.monotonic() + _STOP_GRACE
             if deadline is not None and time.monotonic() > deadline:
                 break

@@ -356,3 +356,25 @@ def test_dask_local_cluster_runs_the_sweep(tiny_project, monkeypatch):
     assert _results(tiny_project / "runs" / "tiny" / "scale=2.0")["results"]["double"] == 4.0
     assert all(runs.check_run(tiny_project / "runs" / "tiny" / f"scale={s}.0") is None for s in (1, 2))
     assert _hidden(tiny_project / "runs" / "tiny") == []
+
+
+def test_dask_sweep_interrupted_keeps_nothing_of_the_running_points(tiny_project, monkeypatch):
+    import threading
+
+    from dask import distributed
+    monkeypatch.setenv("PRIVBOOK_ROOT", str(tiny_project))
+    base = tiny_project / "runs" / "tiny"
+
+    def interrupt_when_both_execute():
+        deadline = time.time() + 180
+        while len(list(base.glob(".*.partial/tiny.ipynb"))) < 2 and time.time() < deadline:
+            time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGINT)  # handled by the sweep while it runs
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        threading.Thread(target=interrupt_when_both_execute, daemon=True).start()
+        summary = sweep.run_sweep("tiny", {"scale": ["1", "2", "3"], "pause": ["120"]},
+                                  scheduler=cluster.scheduler_address, progress=False)
+    assert summary["stopped_by"] == "SIGINT"
+    assert sorted(r["status"] for r in summary["records"]) == ["interrupted", "interrupted", "not run"]
+    assert sorted(p.name for p in base.iterdir()) == ["gallery.html", "manifest.csv", "manifest.json"]
