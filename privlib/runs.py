@@ -413,16 +413,18 @@ class FolderLock:
 # --- debris of killed runs -----------------------------------------------------------------------
 
 def _debris_slug(name: str) -> str | None:
-    """The run a hidden entry of a run's parent folder belongs to (``None``: not a run's)."""
+    """The run a hidden entry of a run's parent folder belongs to (``None``: not a run's; run
+    names are ``defaults`` or contain ``=``, see :func:`run_slug`)."""
     if not name.startswith(".") or name.count(".") < 2:
         return None
+    slug = None
     if name.endswith(".partial"):
         parts = name[1:].rsplit(".", 2)
-        return parts[0] if len(parts) == 3 and parts[0] else None
+        slug = parts[0] if len(parts) == 3 else None
     for suffix in (".lock", ".old"):
-        if name.endswith(suffix) and len(name) > len(suffix) + 1:
-            return name[1:-len(suffix)]
-    return None
+        if name.endswith(suffix):
+            slug = name[1:-len(suffix)]
+    return slug if slug and ("=" in slug or slug == "defaults") else None
 
 
 def _remove(path: Path) -> None:

@@ -325,8 +325,10 @@ def test_locks_and_debris_cleaning(tmp_path):
         (tmp_path / name).mkdir()
     (tmp_path / ".y=2.lock").write_text("dead holder\n")
     (tmp_path / "y=2").mkdir()
+    (tmp_path / ".git.lock").write_text("not a run's\n")
     assert sorted(runs.clean_stale(tmp_path)) == [".y=2.abc.partial", ".y=2.lock", ".y=2.old"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".x=1.abc.partial", ".x=1.lock", "y=2"]  # x=1 is live
+    # x=1 is live; .git.lock is not a run's
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git.lock", ".x=1.abc.partial", ".x=1.lock", "y=2"]
     lock.release()
     assert not (tmp_path / ".x=1.lock").exists()
     assert runs.run_slug({"label": "a/b"}) != runs.run_slug({"label": "a_b"}) == "label=a_b"
