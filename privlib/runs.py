@@ -427,6 +427,15 @@ def _debris_slug(name: str) -> str | None:
     return slug if slug and ("=" in slug or slug == "defaults") else None
 
 
+def _is_debris_of(name: str, run: str) -> bool:
+    """Whether ``name`` is the temporary (``.<run>.XXXX.partial``) or replaced (``.<run>.old``)
+    folder of the run folder named ``run``."""
+    if not name.startswith(f".{run}."):
+        return False
+    rest = name[len(run) + 2:]
+    return rest == "old" or (rest.endswith(".partial") and len(rest) > 8 and "." not in rest[:-8])
+
+
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path, ignore_errors=True)
@@ -709,7 +718,7 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
     lock = FolderLock(dest.with_name(f".{dest.name}.lock"), f"a run of {path.stem} {dest.name}").acquire()
     try:
         for entry in dest.parent.iterdir():  # debris of this run killed earlier (we hold its lock)
-            if entry.name != lock.path.name and _debris_slug(entry.name) == dest.name:
+            if _is_debris_of(entry.name, dest.name):
                 _remove(entry)
         return _run_locked(papermill, path, params, dest, key, kernel_name, timeout, progress, stop)
     finally:

@@ -185,27 +185,28 @@ def _hashable(value: Any) -> Any:
 def expand_grid(notebook: Path, grid: dict[str, list[Any]], *, allow_large: bool = False) -> list[dict[str, Any]]:
     """Validate every name and value against the notebook's parameters and return the product
     of the values (duplicates dropped), one dict per run. Raises :class:`runs.ParameterError`
-    before anything runs; the size check costs one pass over the values."""
+    before anything runs; a grid larger than :data:`MAX_RUNS` is refused as soon as the values
+    parsed so far exceed it (without ``allow_large``), so a huge grid costs no more than a small one."""
     if not grid:
         raise runs.ParameterError("the grid is empty: give at least one --grid NAME=V1,V2 or a grid file")
     declared = runs.notebook_parameters(notebook)
-    columns = []
     for name, values in grid.items():
         if name not in declared:
             raise runs.ParameterError(f"unknown parameter {runs.excerpt(name)} for {notebook.stem}; "
                                       f"known: {', '.join(declared)}")
         if not values:
             raise runs.ParameterError(f"parameter {name!r} has no values in the grid")
-        unique = {}
+    columns = []
+    size = 1
+    for name, values in grid.items():
+        unique: dict[Any, Any] = {}
         for v in values:
             parsed = runs.parse_value(declared[name], v)
             unique.setdefault(_hashable(parsed), parsed)
+            if size * len(unique) > MAX_RUNS and not allow_large:
+                raise runs.ParameterError(f"the grid has more than {MAX_RUNS} points; pass --allow-large to run it")
         columns.append((name, list(unique.values())))
-    size = 1
-    for _, values in columns:
-        size *= len(values)
-    if size > MAX_RUNS and not allow_large:
-        raise runs.ParameterError(f"the grid has {size} points, more than {MAX_RUNS}; pass --allow-large to run it")
+        size *= len(unique)
     names = [n for n, _ in columns]
     return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
 
@@ -253,6 +254,14 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=watch_parent, name="privbook-parent-watch", daemon=True).start()
 
 
+def _one_line(exc: BaseException, limit: int = 300, *, last: bool = False) -> str:
+    """One line of an exception's message (its last for a notebook's traceback), at most
+    ``limit`` characters."""
+    lines = str(exc).strip().splitlines() or [type(exc).__name__]
+    line = lines[-1] if last else lines[0]
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
 def _record(folder: Path, params: dict[str, Any], status: str, error: str = "", seconds: float = 0.0) -> dict[str, Any]:
     return {"run": folder.name, "status": status, "parameters": params, "seconds": round(seconds, 3),
             "error": error, "folder": str(folder), "claims_passed": "", "claims_failed": "", "failed_claims": [],
@@ -279,7 +288,7 @@ def execute_point(notebook: str, params: dict[str, Any], folder: str, timeout: i
         return _record(dest, params, "interrupted", "interrupted while running; nothing was kept",
                        time.time() - start)
     except Exception as exc:  # noqa: BLE001 - a failing run is data for the manifest
-        message = (str(exc).strip().splitlines() or [type(exc).__name__])[-1][:500]
+        message = _one_line(exc, last=True)
         failed = dest.with_name(dest.name + ".failed")
         record = _record(failed if failed.is_dir() else dest, params, "failed", message, time.time() - start)
         return {**record, "run": dest.name}
@@ -412,9 +421,8 @@ def _connect(scheduler: str):
         with _quiet("distributed", "tornado", "asyncio"):
             return Client(scheduler, timeout=f"{_SCHEDULER_TIMEOUT}s")
     except Exception as exc:  # noqa: BLE001 - any failure to connect is one line
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        reason = reason if len(reason) <= 160 else reason[:157] + "..."
-        raise SchedulerError(f"cannot use the Dask scheduler at {runs.excerpt(scheduler)}: {reason}") from None
+        raise SchedulerError(f"cannot use the Dask scheduler at {runs.excerpt(scheduler)}: "
+                             f"{_one_line(exc, 160)}") from None
 
 
 @contextlib.contextmanager
@@ -459,7 +467,7 @@ def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client
                     record = _record(point.folder, point.params, "not run", "the sweep was interrupted before this point started")
                 except Exception as exc:  # noqa: BLE001 - a lost worker is data for the manifest
                     status = "interrupted" if stop() else "failed"
-                    record = _record(point.folder, point.params, status, runs.excerpt(str(exc) or type(exc).__name__, 300))
+                    record = _record(point.folder, point.params, status, _one_line(exc))
                 records[record["run"]] = record
                 on_record(record)
             if stop() and deadline is None:
@@ -474,10 +482,10 @@ def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client
         if client is not None:
             pool.shutdown(wait=not pending and deadline is None)  # False: cancel what is left
         else:
-            if pending:  # workers that did not stop in time: their sweep is going, they clean up and exit
+            if pending:  # workers stuck past the grace period are killed; the next run removes their debris
                 for process in list(getattr(pool, "_processes", {}).values()):
                     with contextlib.suppress(OSError):
-                        process.terminate()
+                        process.kill()
             pool.shutdown(wait=not pending, cancel_futures=True)
     for future in pending:
         point = futures[future]
