@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -211,7 +212,9 @@ def _sigterm(signum: int, frame: object) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
-    previous = signal.signal(signal.SIGTERM, _sigterm)  # runs and sweeps install their own handlers
+    main_thread = threading.current_thread() is threading.main_thread()
+    # SIGTERM ends the command like Ctrl-C does (runs and sweeps install their own handlers)
+    previous = signal.signal(signal.SIGTERM, _sigterm) if main_thread else None
     try:
         return args.func(args)
     except runs.ParameterError as exc:
@@ -224,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("privbook: interrupted\n")
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":
