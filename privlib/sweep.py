@@ -400,10 +400,6 @@ def _quiet(*loggers: str):
 def _connect(scheduler: str):
     """A Dask client for ``scheduler``, or :class:`SchedulerError` in one line (a TCP address is
     probed first, so a refused connection is reported at once)."""
-    try:
-        from dask.distributed import Client  # book extra
-    except ImportError:
-        raise SchedulerError("--scheduler needs dask.distributed (install privlib with the book extra)") from None
     parts = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
     try:
         port = parts.port
@@ -417,6 +413,10 @@ def _connect(scheduler: str):
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             raise SchedulerError(f"cannot reach the Dask scheduler at {runs.excerpt(scheduler)}: {reason}") from None
+    try:
+        from dask.distributed import Client  # book extra
+    except ImportError:
+        raise SchedulerError("--scheduler needs dask.distributed (install privlib with the book extra)") from None
     try:
         with _quiet("distributed", "tornado", "asyncio"):
             return Client(scheduler, timeout=f"{_SCHEDULER_TIMEOUT}s")
