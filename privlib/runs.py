@@ -94,9 +94,9 @@ __all__ = [
 ]
 
 FILES = "files.json"
-"""The last file of a finished run: name, size and SHA-256 of every other file in the folder."""
+"""The last file of a finished run, with the name, size and SHA-256 of every other file in the folder."""
 RESULTS = "results.json"
-"""A finished run's record: parameters, resume key, claims with their statuses, recorded results."""
+"""A finished run's record (parameters, resume key, claims with their statuses, recorded results)."""
 
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool}
 
@@ -114,7 +114,7 @@ class RunInterrupted(KeyboardInterrupt):
 
     @property
     def exit_status(self) -> int:
-        """The shell's convention: 128 + the signal number (130 for SIGINT, 143 for SIGTERM)."""
+        """The exit status by the shell's convention, 128 + the signal number (130 for SIGINT, 143 for SIGTERM)."""
         return 128 + (self.signum or signal.SIGINT)
 
 
@@ -569,6 +569,7 @@ class StopRequest:
         self.file = Path(file) if file else None
 
     def set(self, signum: int | None = None) -> None:
+        """Request the stop (``signum``: the signal that asked for it, if any)."""
         if not self._event.is_set():
             self.signum = signum
         self._event.set()

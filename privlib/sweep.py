@@ -22,7 +22,7 @@ What a sweep guarantees:
 - **Bounded input.** Grid files are read with a size limit, a safe YAML loader, and a limit on the
   number of values counted with aliases expanded, before anything is constructed; error
   messages quote short excerpts only; oversized grids are refused before any run.
-- **Scheduler errors** (``scheduler=``) are raised as one-line :class:`SchedulerError` before any
+- **Scheduler errors** (``scheduler=``) are raised as one-line ``SchedulerError`` before any
   file is written.
 
 Runs go to local worker processes (``jobs``), or to a Dask distributed scheduler when an address
@@ -157,7 +157,7 @@ def parse_grid(grid_args: Iterable[str] = (), grid_file: str | Path | None = Non
     """Raw grid values from ``NAME=V1,V2`` arguments and/or a YAML file mapping names to lists.
 
     The YAML file is read with a safe loader (no object construction), within the limits
-    :data:`MAX_GRID_FILE_BYTES` and :data:`MAX_GRID_VALUES`; command-line values are split on
+    ``MAX_GRID_FILE_BYTES`` and ``MAX_GRID_VALUES``; command-line values are split on
     commas. Nothing is converted or executed here.
     """
     grid: dict[str, list[Any]] = {}
@@ -184,7 +184,7 @@ def _hashable(value: Any) -> Any:
 
 def expand_grid(notebook: Path, grid: dict[str, list[Any]], *, allow_large: bool = False) -> list[dict[str, Any]]:
     """Validate every name and value against the notebook's parameters and return the product
-    of the values (duplicates dropped), one dict per run. Raises :class:`runs.ParameterError`
+    of the values (duplicates dropped), one dict per run. Raises :class:`privlib.runs.ParameterError`
     before anything runs; a grid larger than :data:`MAX_RUNS` is refused as soon as the values
     parsed so far exceed it (without ``allow_large``), so a huge grid costs no more than a small one."""
     if not grid:
@@ -398,7 +398,7 @@ def _quiet(*loggers: str):
 
 
 def _connect(scheduler: str):
-    """A Dask client for ``scheduler``, or :class:`SchedulerError` in one line (a TCP address is
+    """A Dask client for ``scheduler``, or ``SchedulerError`` in one line (a TCP address is
     probed first, so a refused connection is reported at once)."""
     parts = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
     try:
@@ -507,11 +507,11 @@ def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Pa
               timeout: int = 600, wait: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Validate the grid, run every missing point, and write the manifest and gallery.
 
-    Returns a summary: counts per status (:data:`STATUSES`), the records, the reasons points
+    Returns a summary: counts per status (``STATUSES``), the records, the reasons points
     were run again (``rerun``), the claims line, ``stopped_by`` (the signal's name, or ``""``)
     and the paths of the manifest and gallery. ``log`` receives progress notes (reruns and their
-    reasons, waiting for a lock). Raises :class:`runs.ParameterError` (bad grid),
-    :class:`SchedulerError` or :class:`runs.RunBusy` (another sweep writes ``out``; with
+    reasons, waiting for a lock). Raises :class:`privlib.runs.ParameterError` (bad grid),
+    ``SchedulerError`` or :class:`privlib.runs.RunBusy` (another sweep writes ``out``; with
     ``wait`` the sweep waits for it) before running anything.
     """
     log = log or (lambda message: None)
