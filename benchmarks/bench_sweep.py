@@ -1,13 +1,19 @@
 """Benchmark of privbook sweep: a 24-point sweep of the foundations chapter with 2 workers,
-locally (worker processes) and on a Dask LocalCluster.
+locally (worker processes) and on a Dask LocalCluster; a resume that checks every run's files;
+how fast an interrupt ends a sweep; how fast hostile or oversized grids are refused.
 
-Prints wall time, runs per minute and the per-run overhead, i.e. the time of a run of a notebook
-that does nothing (kernel start, papermill, figure extraction, results.json).
+Prints wall times, runs per minute and the per-run overhead, i.e. the time of a run of a notebook
+that does nothing (kernel start, papermill, figure extraction, results.json, files.json).
+``--quick`` skips the two 24-point sweeps (and the Dask one).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -15,6 +21,9 @@ from pathlib import Path
 import nbformat
 
 from privlib import runs, sweep
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import median_seconds  # noqa: E402
 
 GRID = {"mechanism_epsilon": ["0.25", "0.5", "1", "2", "4", "8"], "sigma": ["0.5", "1", "2", "4"]}  # 24 points
 
@@ -26,14 +35,18 @@ def timed_sweep(out: Path, **kwargs) -> float:
     return time.perf_counter() - start
 
 
-def empty_run_seconds(work: Path, repeat: int = 3) -> float:
+def _notebook(path: Path, code: str) -> Path:
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("seed: int = 0  # unused")
+    cell = nbformat.v4.new_code_cell("seed: int = 0  # unused\npause: float = 0.0  # seconds")
     cell.metadata["tags"] = ["parameters"]
-    nb.cells = [cell]
+    nb.cells = [cell, nbformat.v4.new_code_cell(code)]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = work / "empty.ipynb"
     nbformat.write(nb, path)
+    return path
+
+
+def empty_run_seconds(work: Path, repeat: int = 3) -> float:
+    path = _notebook(work / "empty.ipynb", "pass")
     times = []
     for i in range(repeat):
         start = time.perf_counter()
@@ -42,27 +55,86 @@ def empty_run_seconds(work: Path, repeat: int = 3) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def interrupt_seconds(work: Path) -> float:
+    """Seconds from Ctrl-C (SIGINT to the process group) to the exit of a 4-point sweep with two
+    points executing (a cell that sleeps 120 s)."""
+    project = work / "interrupt"
+    (project / "notebooks").mkdir(parents=True)
+    (project / "_config.yml").write_text("title: bench\n")
+    _notebook(project / "notebooks" / "pause.ipynb", "import time\ntime.sleep(pause)")
+    env = {**os.environ, "PRIVBOOK_ROOT": str(project)}
+    proc = subprocess.Popen([sys.executable, "-m", "privlib.cli", "sweep", "pause", "--grid", "seed=1,2,3,4",
+                             "--grid", "pause=120", "-j", "2", "-q"], cwd=project, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = project / "runs" / "pause"
+    while len(list(base.glob(".*.partial/pause.ipynb"))) < 2:
+        time.sleep(0.05)
+    time.sleep(1.0)  # the kernels are executing the sleeping cell
+    start = time.perf_counter()
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(timeout=120) == 130
+    return time.perf_counter() - start
+
+
+def grid_refusals(work: Path) -> list[tuple[str, float]]:
+    """Median seconds to refuse hostile or oversized grids (parse_grid + expand_grid)."""
+    notebook = _notebook(work / "grid.ipynb", "pass")
+    laughs = work / "laughs.yaml"
+    laughs.write_text("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+        f"{x}: &{x} [{', '.join([f'*{p}'] * 9)}]\n" for p, x in zip("abcdefgh", "bcdefghi")) + "seed: *i\n")
+    many = work / "many.yaml"
+    many.write_text("seed: [" + ", ".join(map(str, range(100_000))) + "]\n")
+    just_under = work / "under.yaml"
+    just_under.write_text("seed: [" + ", ".join(map(str, range(9_000))) + "]\n")
+    cases = [(f"YAML alias bomb ({laughs.stat().st_size} bytes, 9^9 values)", lambda: sweep.parse_grid([], laughs)),
+             (f"grid file of 100,000 values ({many.stat().st_size // 1024} KiB)", lambda: sweep.parse_grid([], many)),
+             ("grid file of 9,000 values (under the limits), refused as > 200 points",
+              lambda: sweep.expand_grid(notebook, sweep.parse_grid([], just_under))),
+             ("--grid with 100,000 values", lambda: sweep.expand_grid(notebook, {"seed": [str(i) for i in range(100_000)]}))]
+    timings = []
+    for label, call in cases:
+        def refuse(call=call):
+            try:
+                call()
+            except runs.ParameterError:
+                return
+            raise AssertionError("not refused")
+        timings.append((label, median_seconds(refuse, repeat=7)))
+    return timings
+
+
 def main() -> None:
+    quick = "--quick" in sys.argv
     work = Path(tempfile.mkdtemp(prefix="bench-sweep-"))
     try:
+        refusals = grid_refusals(work)
+        interrupt = interrupt_seconds(work)
         overhead = empty_run_seconds(work)
-        local = timed_sweep(work / "local")
-        from dask.distributed import LocalCluster
+        if not quick:
+            local = timed_sweep(work / "local")
+            from dask.distributed import LocalCluster
 
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-            dask_time = timed_sweep(work / "dask", scheduler=cluster.scheduler_address)
-        resume_start = time.perf_counter()
-        summary = sweep.run_sweep("privacy_curves", GRID, out=work / "local", jobs=2, progress=False)
-        resume = time.perf_counter() - resume_start
-        assert summary["skipped"] == 24
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+                dask_time = timed_sweep(work / "dask", scheduler=cluster.scheduler_address)
+            resume_start = time.perf_counter()
+            summary = sweep.run_sweep("privacy_curves", GRID, out=work / "local", jobs=2, progress=False)
+            resume = time.perf_counter() - resume_start
+            assert summary["skipped"] == 24
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("| 24-point sweep of privacy_curves, 2 workers | wall time | runs per minute |")
-    print("|---|---|---|")
-    print(f"| local worker processes | {local:.1f} s | {24 * 60 / local:.1f} |")
-    print(f"| Dask LocalCluster (2 workers) | {dask_time:.1f} s | {24 * 60 / dask_time:.1f} |")
-    print(f"| rerun, all 24 skipped | {resume:.2f} s | - |")
-    print(f"\nper-run overhead (an empty notebook: kernel start, papermill, outputs): {overhead:.2f} s")
+    if not quick:
+        print("| 24-point sweep of privacy_curves, 2 workers | wall time | runs per minute |")
+        print("|---|---|---|")
+        print(f"| local worker processes | {local:.1f} s | {24 * 60 / local:.1f} |")
+        print(f"| Dask LocalCluster (2 workers) | {dask_time:.1f} s | {24 * 60 / dask_time:.1f} |")
+        print(f"| rerun, all 24 skipped (every file's size and SHA-256 checked) | {resume:.2f} s | - |")
+        print()
+    print(f"per-run overhead (an empty notebook: kernel start, papermill, outputs): {overhead:.2f} s")
+    print(f"Ctrl-C to exit, 4-point sweep with 2 points executing: {interrupt:.2f} s\n")
+    print("| grid refused | median of 7 |")
+    print("|---|---|")
+    for label, seconds in refusals:
+        print(f"| {label} | {seconds * 1000:.0f} ms |")
 
 
 if __name__ == "__main__":

@@ -1,22 +1,34 @@
-"""The ``privbook`` command: list notebooks and parameters, run one, build the book, print the
-verification ledger.
+"""The ``privbook`` command: list notebooks and parameters, run one, sweep a grid, build the
+book, print the verification ledger.
 
-Bad input (an unknown notebook or parameter, a value of the wrong type) is rejected before
-anything executes, with a one-line message on stderr and exit code 2.
+Exit status (the README and the "Batch regeneration" page document the same):
+
+- 0: done, and every claim the run(s) showed passed;
+- 1: a run raised an error (``<folder>.failed/error.txt`` says which), or a build failed;
+- 2: bad input or an unusable ``--scheduler``, rejected in one line before anything ran;
+- 3: every run finished but a claim FAILED (the runs are kept; the FAILED claims are named);
+- 75: another privbook process is writing the same output folder (``sweep --wait`` waits);
+- 130 / 143: interrupted by SIGINT (Ctrl-C) / SIGTERM; interrupted runs leave no files.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 from privlib import runs
 
+EXIT_RUN_FAILED = 1
 EXIT_USAGE = 2
+EXIT_CLAIMS_FAILED = 3
+EXIT_BUSY = 75
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,12 +60,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
         out = runs.run_notebook(path, values, out_dir=args.out, progress=not args.quiet)
     except runs.ParameterError:
         raise
+    except runs.RunInterrupted as exc:
+        sys.stderr.write(f"privbook: run of {path.stem} {exc}; nothing was kept\n")
+        return exc.exit_status
+    except runs.RunBusy as exc:
+        sys.stderr.write(f"privbook: {exc}\n")
+        return EXIT_BUSY
     except Exception as exc:  # the notebook raised: report one line, keep the .failed folder
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
         sys.stderr.write(f"privbook: run of {path.stem} failed: {first[:300]}\n")
-        return 1
+        return EXIT_RUN_FAILED
+    record = json.loads((out / runs.RESULTS).read_text(encoding="utf-8"))
     print(f"run finished: {out}")
-    return 0
+    print(f"claims: {record['claims_summary']}")
+    return EXIT_CLAIMS_FAILED if record["claims_failed"] else 0
 
 
 def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
@@ -94,14 +114,27 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from privlib import sweep
 
     grid = sweep.parse_grid(args.grid or [], args.file)
-    summary = sweep.run_sweep(args.notebook, grid, out=args.out, jobs=args.jobs, scheduler=args.scheduler,
-                              allow_large=args.allow_large, progress=not args.quiet, timeout=args.timeout)
-    print(f"sweep: {len(summary['records'])} runs: {summary['done']} done, {summary['failed']} failed, "
-          f"{summary['skipped']} skipped; manifest {summary['manifest']}; gallery {summary['gallery']}")
+    try:
+        summary = sweep.run_sweep(args.notebook, grid, out=args.out, jobs=args.jobs, scheduler=args.scheduler,
+                                  allow_large=args.allow_large, progress=not args.quiet, timeout=args.timeout,
+                                  wait=args.wait, log=lambda message: print(message, flush=True))
+    except runs.RunBusy as exc:
+        sys.stderr.write(f"privbook: {exc}; wait for it (--wait) or use another --out\n")
+        return EXIT_BUSY
+    counts = f"{summary['done']} done, {summary['failed']} failed, {summary['skipped']} skipped"
+    if summary["stopped_by"]:
+        sys.stderr.write(f"privbook: sweep interrupted by {summary['stopped_by']}: {counts}, "
+                         f"{summary['interrupted']} interrupted and {summary['not run']} not started (nothing kept of "
+                         f"those; the same command resumes); manifest {summary['manifest']}\n")
+        return 128 + (summary["signum"] or signal.SIGINT)
+    print(f"sweep: {len(summary['records'])} runs: {counts}; claims: {summary['claims']}; "
+          f"manifest {summary['manifest']}; gallery {summary['gallery']}")
     for record in summary["records"]:
         if record["status"] == "failed":
             print(f"  failed {record['run']}: {record['error']}", file=sys.stderr)
-    return 1 if summary["failed"] else 0
+    if summary["failed"]:
+        return EXIT_RUN_FAILED
+    return EXIT_CLAIMS_FAILED if summary["claims_failed"] else 0
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
@@ -130,7 +163,7 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="notebooks and their parameters (type, default, help)")
     p.set_defaults(func=_cmd_list)
 
-    p = sub.add_parser("run", help="run one notebook with papermill; output goes under runs/")
+    p = sub.add_parser("run", help="run one notebook with papermill; output goes under runs/ (exit 3 if a claim FAILED)")
     p.add_argument("notebook", help="name, stem or unique prefix of a notebook in notebooks/ (e.g. 000)")
     p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                    help="set a parameter (repeatable); values are parsed as the declared type")
@@ -138,7 +171,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
 
-    p = sub.add_parser("sweep", help="one run per point of a parameter grid; resumable, parallel")
+    p = sub.add_parser("sweep", help="one run per point of a parameter grid; resumable, parallel, one sweep per --out")
     p.add_argument("notebook", help="name, stem or unique prefix of a notebook in notebooks/")
     p.add_argument("--grid", action="append", metavar="NAME=V1,V2,...",
                    help="values of one parameter (repeatable); the sweep runs their product")
@@ -148,6 +181,8 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--allow-large", action="store_true", help="allow grids larger than the size limit")
     p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    p.add_argument("--wait", action="store_true",
+                   help="if another sweep is writing the same --out, wait for it (default: exit with status 75)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_sweep)
 
@@ -170,17 +205,30 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _sigterm(signum: int, frame: object) -> None:
+    raise runs.RunInterrupted(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    # SIGTERM ends the command like Ctrl-C does (runs and sweeps install their own handlers)
+    previous = signal.signal(signal.SIGTERM, _sigterm) if main_thread else None
     try:
         return args.func(args)
     except runs.ParameterError as exc:
         sys.stderr.write(f"privbook: {exc}\n")
         return EXIT_USAGE
+    except runs.RunInterrupted as exc:
+        sys.stderr.write(f"privbook: {exc}\n")
+        return exc.exit_status
     except KeyboardInterrupt:
         sys.stderr.write("privbook: interrupted\n")
         return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 ``record("delta_at_eps1", 0.1269)`` displays ``delta_at_eps1 = 0.1269`` in the notebook and, in
 the same output, a machine-readable copy (MIME type ``RESULT_MIME``). ``privbook sweep`` reads
 those outputs, and the claims' outputs (``CLAIM_MIME``, see :mod:`privlib.claims`), from each
-executed notebook into its ``results.json``. Nothing else is needed: the executed notebook is the
+executed notebook into its ``results.json``, with a one-line summary of the claims' statuses
+(``claims_summary``, the FAILED ones named). Nothing else is needed: the executed notebook is the
 single source of a run's results, and ``record`` works the same when run interactively.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RESULT_MIME", "CLAIM_MIME", "record", "Recorded", "collect"]
+__all__ = ["RESULT_MIME", "CLAIM_MIME", "record", "Recorded", "collect", "claims_summary"]
 
 RESULT_MIME = "application/vnd.privbook.result+json"
 CLAIM_MIME = "application/vnd.privbook.claim+json"
@@ -75,3 +76,25 @@ def collect(notebook: dict) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             if CLAIM_MIME in data:
                 claims.append(data[CLAIM_MIME])
     return recorded, claims
+
+
+_STATUS_ORDER = ("verified", "erratum", "illustrated")
+
+
+def claims_summary(claims: list[dict[str, Any]]) -> dict[str, Any]:
+    """Count the statuses of the claims a run showed: ``{"counts": {status: n}, "failed": [ids
+    of FAILED claims, each once, in order shown], "text": "3 verified, 1 FAILED
+    (004/erratum-fig5)"}`` (``"none shown"`` when the run showed no claim)."""
+    counts: dict[str, int] = {}
+    failed: list[str] = []
+    for c in claims:
+        status = str(c.get("status", "?"))
+        counts[status] = counts.get(status, 0) + 1
+        if status == "FAILED" and c.get("id") not in failed:
+            failed.append(str(c.get("id")))
+    order = [s for s in _STATUS_ORDER if s in counts] + sorted(s for s in counts if s not in _STATUS_ORDER
+                                                               and s != "FAILED")
+    parts = [f"{counts[s]} {s}" for s in order]
+    if failed:
+        parts.append(f"{counts['FAILED']} FAILED ({', '.join(failed)})")
+    return {"counts": counts, "failed": failed, "text": ", ".join(parts) or "none shown"}

@@ -7,26 +7,64 @@ assignments with a help comment each::
 
 :func:`notebook_parameters` reads them with :mod:`ast` (nothing is executed), :func:`parse_value`
 turns a command-line string into the declared type (values are data, never code), and
-:func:`run_notebook` executes the notebook with papermill into a temporary folder that is renamed
-into place only when the run succeeds.
+:func:`run_notebook` executes the notebook with papermill.
+
+What a run guarantees (the "Batch regeneration" page of the book says the same to readers):
+
+- **Nothing unfinished looks finished.** A run is written into a hidden temporary folder
+  (``.<slug>.XXXX.partial``) beside its destination and renamed into place only when it has
+  finished; the last file written is ``files.json``, the size and SHA-256 of every other file, and
+  :func:`check_run` compares a folder with it (a resumed sweep re-runs any point that differs).
+- **One writer per run folder.** A run holds an exclusive lock (:class:`FolderLock`, the file
+  ``.<slug>.lock`` beside the folder) while it writes; a second run of the same point fails with
+  :class:`RunBusy` instead of writing the same folder twice.
+- **Interrupts leave nothing behind.** With a ``stop`` callable (or, in the main thread, on
+  SIGINT/SIGTERM) the kernel is killed, the temporary folder removed and :class:`RunInterrupted`
+  raised; a failed run is moved to ``<slug>.failed/`` with its ``error.txt``. The kernel's
+  connection file and sockets live in a private folder ``privbook-kernel-XXXX`` of the system's temporary
+  directory that is removed on every exit path; what a SIGKILL leaves (those folders, ``.partial``
+  folders, lock files) is removed by the next run (:func:`clean_stale`).
+- **Quiet kernels.** jupyter_client interrupts a kernel (SIGINT) before asking it to shut down,
+  and an idle ipykernel that receives it logs ``KeyboardInterrupt caught in kernel`` on stderr;
+  runs use a kernel manager that shuts down with the shutdown request alone.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
+import logging
 import math
 import os
+import platform
+import reprlib
 import re
 import shutil
+import signal
+import socket
 import tempfile
+import threading
 import time
 from base64 import b64decode
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: runs are not locked
+    fcntl = None  # type: ignore[assignment]
+
+from privlib import results
+
+# papermill hands its logger to nbclient, which logs a kernel killed on purpose ("Kernel died
+# before replying to kernel_info") as an error; without a handler Python prints it on stderr.
+# The run's outcome is reported by the exception instead (users' own logging config still sees it).
+logging.getLogger("papermill").addHandler(logging.NullHandler())
 
 __all__ = [
     "ParameterError",
@@ -37,18 +75,65 @@ __all__ = [
     "notebook_parameters",
     "parse_value",
     "validate_parameters",
+    "RunInterrupted",
+    "RunBusy",
+    "FolderLock",
+    "StopRequest",
+    "FILES",
+    "RESULTS",
+    "excerpt",
     "run_slug",
+    "run_key",
+    "check_run",
+    "clean_stale",
+    "clean_stale_kernel_dirs",
     "run_notebook",
     "extract_figures",
     "privlib_fingerprint",
     "refresh_notebook",
 ]
 
+FILES = "files.json"
+"""The last file of a finished run, with the name, size and SHA-256 of every other file in the folder."""
+RESULTS = "results.json"
+"""A finished run's record (parameters, resume key, claims with their statuses, recorded results)."""
+
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool}
 
 
 class ParameterError(ValueError):
     """An unknown notebook, an unknown parameter, or a value that does not parse as its type."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped on request (a signal or the sweep's stop); its temporary files are gone."""
+
+    def __init__(self, signum: int | None = None):
+        self.signum = signum
+        super().__init__(f"interrupted by {signal.Signals(signum).name}" if signum else "interrupted")
+
+    @property
+    def exit_status(self) -> int:
+        """The exit status by the shell's convention, 128 + the signal number (130 for SIGINT, 143 for SIGTERM)."""
+        return 128 + (self.signum or signal.SIGINT)
+
+
+class RunBusy(RuntimeError):
+    """Another privbook process holds the lock on the folder this command would write."""
+
+
+_EXCERPT = reprlib.Repr()
+_EXCERPT.maxstring = 40
+_EXCERPT.maxother = 40
+_EXCERPT.maxlist = _EXCERPT.maxtuple = _EXCERPT.maxdict = 4
+_EXCERPT.maxlevel = 2
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """A short repr of ``value`` for error messages (never more than ``limit`` characters, however
+    large or deeply nested the value is)."""
+    text = _EXCERPT.repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -177,7 +262,7 @@ def parse_value(param: Parameter, value: Any) -> Any:
             return value
         raise ValueError
     except (ValueError, TypeError, json.JSONDecodeError):
-        raise ParameterError(f"parameter {param.name!r} expects {kind}, got {value!r}") from None
+        raise ParameterError(f"parameter {param.name!r} expects {kind}, got {excerpt(value)}") from None
 
 
 def validate_parameters(path: str | Path, values: dict[str, Any]) -> dict[str, Any]:
@@ -194,7 +279,11 @@ def validate_parameters(path: str | Path, values: dict[str, Any]) -> dict[str, A
 
 
 def run_slug(values: dict[str, Any]) -> str:
-    """A stable, readable folder name for a parameter set (``defaults`` when empty)."""
+    """A stable, readable folder name for a parameter set (``defaults`` when empty).
+
+    Characters other than letters, digits and ``=,.+_-`` become ``_``; when that changed the text
+    (or the name would be longer than 120 characters) a short hash of the exact values is
+    appended, so two different parameter sets never share a folder."""
     if not values:
         return "defaults"
     parts = []
@@ -202,8 +291,21 @@ def run_slug(values: dict[str, Any]) -> str:
         value = values[name]
         text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
         parts.append(f"{name}={text}")
-    slug = re.sub(r"[^A-Za-z0-9=,.+_-]", "_", "_".join(parts))
-    return slug if len(slug) <= 120 else slug[:100] + "-" + str(abs(hash(slug)) % 10**8)
+    raw = "_".join(parts)
+    slug = re.sub(r"[^A-Za-z0-9=,.+_-]", "_", raw)
+    if slug == raw and len(slug) <= 120:
+        return slug
+    digest = hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:10]
+    return f"{slug[:100]}-{digest}"
+
+
+def run_key(notebook_bytes: bytes, params: dict[str, Any], fingerprint: str) -> str:
+    """The resume key of a run: a hash of the notebook's content, the parameters and privlib's
+    sources (:func:`privlib_fingerprint`). A finished run with the same key need not run again."""
+    digest = hashlib.sha256(notebook_bytes)
+    digest.update(json.dumps(params, sort_keys=True).encode())
+    digest.update(fingerprint.encode())
+    return digest.hexdigest()[:32]
 
 
 def privlib_fingerprint(package: Path | None = None) -> str:
@@ -216,6 +318,298 @@ def privlib_fingerprint(package: Path | None = None) -> str:
         digest.update(f.read_bytes())
     return digest.hexdigest()
 
+
+_VERSIONS = ("numpy", "scipy", "matplotlib", "papermill", "privlib")
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in _VERSIONS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return found
+
+
+# --- locks ---------------------------------------------------------------------------------------
+
+class FolderLock:
+    """An exclusive ``flock`` on the file ``path``, for one writer per folder.
+
+    The operating system releases the lock when its holder dies, even by SIGKILL, so a lock is
+    never stale. The file is removed on :meth:`release` (while still locked; :meth:`acquire`
+    re-checks that the file it locked is still the one at ``path``), and holds the holder's
+    pid, host and ``purpose`` for the message another process shows.
+    """
+
+    def __init__(self, path: str | Path, purpose: str = "a privbook run"):
+        self.path = Path(path)
+        self.purpose = purpose
+        self._fd: int | None = None
+
+    def holder(self) -> str:
+        """Who holds the lock, as written in the lock file (``""`` when unknown)."""
+        try:
+            return self.path.read_text(encoding="utf-8").strip()[:200]
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def _try(self) -> bool:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                return False
+            try:
+                current = os.stat(self.path)
+            except FileNotFoundError:
+                current = None
+            mine = os.fstat(fd)
+            if current is None or (current.st_ino, current.st_dev) != (mine.st_ino, mine.st_dev):
+                os.close(fd)  # removed by its previous holder after we opened it: try again
+                continue
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{self.purpose} (pid {os.getpid()} on {socket.gethostname()})\n".encode())
+            self._fd = fd
+            return True
+
+    def acquire(self, *, wait: bool = False, stop: Callable[[], bool] | None = None,
+                on_wait: Callable[[str], None] | None = None) -> FolderLock:
+        """Take the lock; if another process holds it, raise :class:`RunBusy` naming the holder,
+        or with ``wait`` poll until it is free (``on_wait`` is told once; ``stop()`` ends the wait
+        with :class:`RunInterrupted`)."""
+        if self._try():
+            return self
+        if not wait:
+            raise RunBusy(f"{self.path.parent} is being written by {self.holder() or 'another privbook process'}")
+        if on_wait is not None:
+            on_wait(f"waiting for {self.holder() or 'another privbook process'} to finish with {self.path.parent}")
+        while not self._try():
+            if stop is not None and stop():
+                raise RunInterrupted(getattr(stop, "signum", None))
+            time.sleep(0.2)
+        return self
+
+    def release(self) -> None:
+        """Remove the lock file and release the lock (no-op when not held)."""
+        if self._fd is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        os.close(self._fd)
+        self._fd = None
+
+    def __enter__(self) -> FolderLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+# --- debris of killed runs -----------------------------------------------------------------------
+
+def _debris_slug(name: str) -> str | None:
+    """The run a hidden entry of a run's parent folder belongs to (``None``: not a run's; run
+    names are ``defaults`` or contain ``=``, see :func:`run_slug`)."""
+    if not name.startswith(".") or name.count(".") < 2:
+        return None
+    slug = None
+    if name.endswith(".partial"):
+        parts = name[1:].rsplit(".", 2)
+        slug = parts[0] if len(parts) == 3 else None
+    for suffix in (".lock", ".old"):
+        if name.endswith(suffix):
+            slug = name[1:-len(suffix)]
+    return slug if slug and ("=" in slug or slug == "defaults") else None
+
+
+def _is_debris_of(name: str, run: str) -> bool:
+    """Whether ``name`` is the temporary (``.<run>.XXXX.partial``) or replaced (``.<run>.old``)
+    folder of the run folder named ``run``."""
+    if not name.startswith(f".{run}."):
+        return False
+    rest = name[len(run) + 2:]
+    return rest == "old" or (rest.endswith(".partial") and len(rest) > 8 and "." not in rest[:-8])
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def clean_stale(folder: str | Path, *, skip: str = "") -> list[str]:
+    """Remove what killed runs left in ``folder``: hidden ``.<slug>.XXXX.partial`` and
+    ``.<slug>.old`` folders and ``.<slug>.lock`` files, for every run whose lock no live process
+    holds (a run being written right now is never touched). ``skip`` names a lock file not to
+    treat as a run's. Returns the names removed."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    by_slug: dict[str, list[Path]] = {}
+    for entry in folder.iterdir():
+        slug = _debris_slug(entry.name)
+        if slug is not None and entry.name != skip:
+            by_slug.setdefault(slug, []).append(entry)
+    removed = []
+    for slug, entries in sorted(by_slug.items()):
+        lock = FolderLock(folder / f".{slug}.lock")
+        try:
+            lock.acquire()
+        except RunBusy:
+            continue
+        try:
+            for entry in entries:
+                if entry.name != lock.path.name:
+                    _remove(entry)
+                removed.append(entry.name)
+        finally:
+            lock.release()
+    return removed
+
+
+_KERNEL_DIR_PREFIX = "privbook-kernel-"
+
+
+def clean_stale_kernel_dirs() -> list[str]:
+    """Remove ``privbook-kernel-XXXX`` kernel-socket folders of the system's temporary directory that no live
+    run holds (left by a run killed with SIGKILL). Only this user's folders are considered."""
+    removed = []
+    base = Path(tempfile.gettempdir())
+    for d in base.glob(_KERNEL_DIR_PREFIX + "*"):
+        try:
+            info = d.lstat()
+        except OSError:
+            continue
+        if not d.is_dir() or d.is_symlink() or info.st_uid != os.getuid():
+            continue
+        if not (d / "lock").exists():  # not ours, or its run is creating it right now
+            continue
+        lock = FolderLock(d / "lock")
+        try:
+            lock.acquire()
+        except (RunBusy, OSError):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        lock.release()
+        removed.append(d.name)
+    return removed
+
+
+# --- kernels ---------------------------------------------------------------------------------------
+
+def _kill_kernel(km: Any) -> None:
+    """Kill a kernel and its process group now (idempotent, thread-safe enough for a watcher)."""
+    provisioner = getattr(km, "provisioner", None)
+    process = getattr(provisioner, "process", None)
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(getattr(provisioner, "pgid", None) or process.pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        with contextlib.suppress(OSError):
+            process.kill()
+
+
+@contextlib.contextmanager
+def _kernel_setup() -> Iterator[tuple[Any, type, list]]:
+    """Configuration for one notebook execution: ``(config, kernel_manager_class, managers)``.
+
+    The kernel talks over IPC sockets (local files, no TCP port) that live, with its connection
+    file, in a private ``privbook-kernel-XXXX`` folder of the temporary directory, locked while the run lives
+    and removed on exit; every kernel manager created is listed in ``managers`` so that a watcher
+    can kill its kernel, and any kernel still alive on exit is killed.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets.config import Config
+
+    clean_stale_kernel_dirs()
+    sockets = Path(tempfile.mkdtemp(prefix=_KERNEL_DIR_PREFIX))
+    lock = FolderLock(sockets / "lock", "kernel sockets").acquire()
+    managers: list[Any] = []
+
+    class RunKernelManager(AsyncKernelManager):
+        """Shuts a kernel down with the shutdown request alone (jupyter_client also sends SIGINT
+        first, which makes an idle ipykernel log "KeyboardInterrupt caught in kernel")."""
+
+        def __init__(self, **kwargs: Any):
+            super().__init__(**kwargs)
+            managers.append(self)
+
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "k"),
+                                       "connection_file": str(sockets / "kernel.json")}})
+    try:
+        yield config, RunKernelManager, managers
+    finally:
+        for km in managers:
+            _kill_kernel(km)
+        shutil.rmtree(sockets, ignore_errors=True)
+        lock.release()
+
+
+class StopRequest:
+    """A request to stop the run in progress: set by :meth:`set`, by SIGINT/SIGTERM while
+    :meth:`on_signals` is active, or (``file``) by the existence of a file, which is how a sweep
+    reaches its workers. Calling it says whether the stop was requested."""
+
+    def __init__(self, file: str | Path | None = None):
+        self._event = threading.Event()
+        self.signum: int | None = None
+        self.file = Path(file) if file else None
+
+    def set(self, signum: int | None = None) -> None:
+        """Request the stop (``signum``: the signal that asked for it, if any)."""
+        if not self._event.is_set():
+            self.signum = signum
+        self._event.set()
+
+    def __call__(self) -> bool:
+        return self._event.is_set() or (self.file is not None and self.file.exists())
+
+    @contextlib.contextmanager
+    def on_signals(self, signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[StopRequest]:
+        """While active, these signals set the request instead of raising or killing the
+        process (in the main thread only; elsewhere this does nothing)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = {s: signal.signal(s, lambda signum, frame: self.set(signum)) for s in signums}
+        try:
+            yield self
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+
+
+class _Watcher(threading.Thread):
+    """Kills the run's kernels as soon as ``stop()`` is true (polled every 0.1 s)."""
+
+    def __init__(self, stop: Callable[[], bool], managers: list):
+        super().__init__(name="privbook-stop-watcher", daemon=True)
+        self.stop, self.managers = stop, managers
+        self.done = threading.Event()
+        self.fired = False
+
+    def run(self) -> None:
+        while not self.done.wait(0.1):
+            if self.fired or self.stop():
+                self.fired = True
+                for km in list(self.managers):
+                    _kill_kernel(km)
+
+
+# --- runs ------------------------------------------------------------------------------------------
 
 def extract_figures(notebook: Path, folder: Path) -> list[Path]:
     """Write every PNG output of an executed notebook to ``folder/figure-NN.png``."""
@@ -232,49 +626,144 @@ def extract_figures(notebook: Path, folder: Path) -> list[Path]:
     return written
 
 
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_file_manifest(folder: Path) -> None:
+    files = {f.name: {"bytes": f.stat().st_size, "sha256": _sha256(f)}
+             for f in sorted(folder.iterdir()) if f.is_file() and f.name != FILES}
+    (folder / FILES).write_text(json.dumps({"files": files}, indent=2) + "\n", encoding="utf-8")
+
+
+def check_run(folder: str | Path, key: str | None = None) -> str | None:
+    """Why the run folder is not a finished run matching its file manifest (and, given ``key``,
+    the current notebook, parameters and privlib), or ``None`` when it is.
+
+    Every file listed in ``files.json`` must exist with its recorded size and SHA-256 (files
+    added later, e.g. notes, are ignored)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return "not run yet"
+    try:
+        listed = json.loads((folder / FILES).read_text(encoding="utf-8"))["files"]
+        entries = [(str(name), int(e["bytes"]), str(e["sha256"])) for name, e in listed.items()]
+    except FileNotFoundError:
+        return f"{FILES} is missing (an unfinished run, or one by an older privbook)"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return f"{FILES} is unreadable"
+    if RESULTS not in listed:
+        return f"{FILES} does not list {RESULTS}"
+    for name, size, sha in entries:
+        path = folder / name
+        if "/" in name or "\\" in name or name in {"", ".", ".."}:
+            return f"{FILES} lists an invalid name {excerpt(name)}"
+        if not path.is_file():
+            return f"{name} is missing"
+        actual = path.stat().st_size
+        if actual != size:
+            return f"{name} has {actual} bytes, {FILES} says {size}"
+        if _sha256(path) != sha:
+            return f"{name} differs from its SHA-256 in {FILES}"
+    if key is not None:
+        try:
+            recorded = json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("key")
+        except (OSError, ValueError, AttributeError):
+            return f"{RESULTS} is unreadable"
+        if recorded != key:
+            return "the notebook, its parameters or privlib changed since this run"
+    return None
+
+
+def _results_payload(executed: Path, notebook: str, params: dict[str, Any], key: str, seconds: float) -> dict:
+    recorded, shown = results.collect(json.loads(executed.read_text(encoding="utf-8")))
+    summary = results.claims_summary(shown)
+    return {"notebook": notebook, "parameters": params, "key": key, "status": "done",
+            "seconds": round(seconds, 3), "claims": shown, "claims_summary": summary["text"],
+            "claims_failed": summary["failed"], "results": recorded, "versions": _versions()}
+
+
 def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, out_dir: str | Path | None = None,
                  kernel_name: str = "python3", timeout: int = 600, progress: bool = False,
-                 finalize: Callable[[Path, float], None] | None = None) -> Path:
-    """Execute ``notebook`` with validated parameters through papermill.
+                 stop: Callable[[], bool] | None = None) -> Path:
+    """Execute ``notebook`` with validated parameters through papermill; returns the run folder.
 
-    The executed notebook, its figures (``figure-NN.png``) and ``parameters.json`` are written to
-    a temporary folder beside the destination and renamed to ``out_dir`` (default
-    ``runs/<notebook>/<slug>``) only after a successful run. A failed run is moved to
-    ``<out_dir>.failed`` for inspection and the error re-raised: nothing that looks finished is
-    left behind. ``finalize(folder, seconds)``, if given, adds files to the temporary folder
-    before the rename. Returns the run folder.
+    The run folder (default ``runs/<notebook>/<slug>``) receives the executed notebook, its
+    figures (``figure-NN.png``), ``parameters.json``, ``results.json`` (the same record a sweep
+    point has: parameters, resume key, claims and their statuses, recorded results, versions)
+    and, written last, ``files.json`` (size and SHA-256 of each file). Everything is written into
+    a temporary folder renamed into place only after a successful run, under the lock
+    ``.<slug>.lock`` (:class:`RunBusy` if another process holds it).
+
+    A run that raises is moved to ``<folder>.failed/`` with ``error.txt`` and the error re-raised.
+    When ``stop()`` becomes true (or, with no ``stop`` and in the main thread, on SIGINT or
+    SIGTERM) the kernel is killed, the temporary folder removed and :class:`RunInterrupted` raised.
     """
     import papermill  # book extra: imported only when a run is requested
-    from traitlets.config import Config
 
     path = find_notebook(str(notebook))
     params = validate_parameters(path, values or {})
     dest = Path(out_dir) if out_dir else project_root() / "runs" / path.stem / run_slug(params)
+    if stop is None:
+        request = StopRequest()
+        with request.on_signals():
+            return run_notebook(path, params, out_dir=dest, kernel_name=kernel_name, timeout=timeout,
+                                progress=progress, stop=request)
+    notebook_bytes = path.read_bytes()
+    key = run_key(notebook_bytes, params, privlib_fingerprint())
     dest.parent.mkdir(parents=True, exist_ok=True)
+    lock = FolderLock(dest.with_name(f".{dest.name}.lock"), f"a run of {path.stem} {dest.name}").acquire()
+    try:
+        for entry in dest.parent.iterdir():  # debris of this run killed earlier (we hold its lock)
+            if _is_debris_of(entry.name, dest.name):
+                _remove(entry)
+        return _run_locked(papermill, path, params, dest, key, kernel_name, timeout, progress, stop)
+    finally:
+        lock.release()
+
+
+def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, key: str, kernel_name: str,
+                timeout: int, progress: bool, stop: Callable[[], bool]) -> Path:
+    if stop():
+        raise RunInterrupted(getattr(stop, "signum", None))
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
-    # IPC transport: the kernel's sockets are local files (no TCP warning), in a short private
-    # folder of their own so that parallel runs never share sockets.
-    sockets = Path(tempfile.mkdtemp(prefix="pbk"))
-    config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "k")}})
     start = time.time()
     try:
-        executed = tmp / path.name
-        papermill.execute_notebook(str(path), str(executed), parameters=params, kernel_name=kernel_name,
-                                   cwd=str(path.parent), progress_bar=progress, execution_timeout=timeout,
-                                   log_output=False, config=config)
+        with _kernel_setup() as (config, manager_class, managers):
+            watcher = _Watcher(stop, managers)
+            watcher.start()
+            try:
+                executed = tmp / path.name
+                papermill.execute_notebook(str(path), str(executed), parameters=params, kernel_name=kernel_name,
+                                           cwd=str(path.parent), progress_bar=progress, execution_timeout=timeout,
+                                           log_output=False, config=config, kernel_manager_class=manager_class)
+            finally:
+                watcher.done.set()
+                watcher.join()
+        if watcher.fired:  # stopped after the last cell: not a run anyone asked to keep
+            raise RunInterrupted(getattr(stop, "signum", None))
         extract_figures(executed, tmp)
         seconds = time.time() - start
         meta = {"notebook": path.name, "parameters": params, "seconds": round(seconds, 3)}
         (tmp / "parameters.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        if finalize is not None:
-            finalize(tmp, seconds)
-    except BaseException:
+        payload = _results_payload(executed, path.name, params, key, seconds)
+        (tmp / RESULTS).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        _write_file_manifest(tmp)
+    except BaseException as exc:
+        if stop() or isinstance(exc, KeyboardInterrupt):
+            shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(exc, RunInterrupted) or not isinstance(exc, KeyboardInterrupt):
+                raise RunInterrupted(getattr(stop, "signum", None)) from None
+            raise
         failed = dest.with_name(dest.name + ".failed")
         shutil.rmtree(failed, ignore_errors=True)
+        (tmp / "error.txt").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
         tmp.rename(failed)
         raise
-    finally:
-        shutil.rmtree(sockets, ignore_errors=True)
     if dest.exists():
         old = dest.with_name(f".{dest.name}.old")
         shutil.rmtree(old, ignore_errors=True)
@@ -290,7 +779,8 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
 def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:
     """Re-execute a chapter notebook at its default parameters and write its outputs back in
     place (the committed outputs that nbval compares); returns the seconds it took. Cell timing
-    metadata is not recorded, so an unchanged result leaves the file unchanged."""
+    metadata is not recorded, so an unchanged result leaves the file unchanged. The kernel is
+    set up as for :func:`run_notebook` (private sockets, removed on exit; quiet shutdown)."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -299,7 +789,9 @@ def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:
     for cell in nb.cells:
         cell.get("metadata", {}).pop("execution", None)
     start = time.perf_counter()
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    with _kernel_setup() as (config, manager_class, _):
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, config=config,
+                       kernel_manager_class=manager_class,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
     nbformat.write(nb, path)
     return time.perf_counter() - start

@@ -1,72 +1,171 @@
 """Batch regeneration behind ``privbook sweep``: one papermill run per point of a parameter grid.
 
 Each point runs through :func:`privlib.runs.run_notebook` into ``<out>/<slug>/`` (the executed
-notebook, its figures, ``parameters.json`` and ``results.json``), written under a temporary name
-and renamed only when finished. A point whose ``results.json`` carries the same key (notebook
-content, parameters and privlib sources) is skipped, so a sweep that was killed half-way and is
-started again runs only what is missing. A failing point is recorded (``<slug>.failed/error.txt``)
-and does not stop the others. The sweep ends with a manifest (``manifest.csv``/``manifest.json``)
-and a gallery page (``gallery.html``) showing every run's figures beside its parameters.
+notebook, its figures, ``parameters.json``, ``results.json`` and, written last, ``files.json``
+with the size and SHA-256 of every file), written under a temporary name and renamed only when
+finished. The sweep ends with a manifest (``manifest.csv``/``manifest.json``) and a gallery page
+(``gallery.html``) showing every run's figures, parameters and claim statuses.
+
+What a sweep guarantees:
+
+- **Resume checks the files, not only the record.** A point is skipped only when its folder
+  matches its ``files.json`` (every file present, same size, same hash) and its ``results.json``
+  carries the same key (notebook content, parameters, privlib sources); any other point runs
+  again, and the sweep says why (``rerun <slug>: figure-02.png is missing``).
+- **One sweep per output folder.** The sweep holds the lock ``<out>/.privbook-sweep.lock``;
+  a second sweep on the same folder stops with :class:`privlib.runs.RunBusy` (or waits, with
+  ``wait=True``), so no point is run twice.
+- **Interrupts are prompt and clean.** On SIGINT or SIGTERM no new point starts, running
+  kernels are killed, their temporary folders removed, and the manifest records those points as
+  ``interrupted`` (never started: ``not run``); the summary carries the signal. Debris of a
+  SIGKILL (temporary folders, lock files, kernel-socket folders) is removed by the next sweep.
+- **Bounded input.** Grid files are read with a size limit, a safe YAML loader, and a limit on the
+  number of values counted with aliases expanded, before anything is constructed; error
+  messages quote short excerpts only; oversized grids are refused before any run.
+- **Scheduler errors** (``scheduler=``) are raised as one-line ``SchedulerError`` before any
+  file is written.
 
 Runs go to local worker processes (``jobs``), or to a Dask distributed scheduler when an address
-is given (``dask.distributed.Client`` used as the executor).
+is given (``dask.distributed.Client`` used as the executor; workers need the repository at the
+same path, and the stop request reaches them through a file in the output folder).
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import csv
-import hashlib
 import html
 import itertools
 import json
+import logging
 import multiprocessing
 import os
-import platform
+import signal
+import socket
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
 from privlib import results, runs
 
-__all__ = ["MAX_RUNS", "Point", "parse_grid", "expand_grid", "plan", "run_sweep"]
+__all__ = ["MAX_RUNS", "MAX_GRID_FILE_BYTES", "MAX_GRID_VALUES", "STATUSES", "SchedulerError", "Point",
+           "parse_grid", "expand_grid", "plan", "run_sweep"]
 
 MAX_RUNS = 200
 """Grids with more points than this need ``allow_large=True`` (``--allow-large``)."""
+MAX_GRID_FILE_BYTES = 256 * 1024
+"""Largest grid file read (a grid of a few hundred values takes a few kilobytes)."""
+MAX_GRID_VALUES = 10_000
+"""Most values (YAML nodes, aliases expanded) a grid file may hold."""
+_MAX_GRID_DEPTH = 4  # mapping -> list of values -> list (a list[...] parameter) -> scalar
 
-_VERSIONS = ("numpy", "scipy", "matplotlib", "papermill", "privlib")
+STATUSES = ("done", "skipped", "failed", "interrupted", "not run")
+"""A point's status in the manifest: finished by this sweep, finished earlier and unchanged, raised
+an error (``<slug>.failed/error.txt``), stopped by an interrupt (nothing kept), or never started."""
+
+SWEEP_LOCK = ".privbook-sweep.lock"
+STOP_FILE = ".privbook-stop"
+_SCHEDULER_TIMEOUT = 10  # seconds to reach a Dask scheduler
+_STOP_GRACE = 20  # seconds to wait, after an interrupt, for running points to report
+
+
+class SchedulerError(runs.ParameterError):
+    """The Dask scheduler cannot be reached or used (reported in one line, exit status 2)."""
 
 
 @dataclass(frozen=True)
 class Point:
-    """One run of a sweep: its parameters, folder and resume key."""
+    """One run of a sweep: its parameters, folder, resume key, and why it must run again
+    (``""`` for a point never run)."""
 
     params: dict[str, Any]
     folder: Path
     key: str
+    reason: str = ""
+
+
+# --- grids -----------------------------------------------------------------------------------------
+
+def _node_count(node: yaml.Node, depth: int, memo: dict[int, int]) -> int:
+    """Values in a composed YAML node, aliases expanded (shared nodes counted each time they are
+    used, from a memo, so a billion-laughs file costs as many steps as it has distinct nodes)."""
+    if depth > _MAX_GRID_DEPTH:
+        raise runs.ParameterError(f"values are nested more than {_MAX_GRID_DEPTH - 2} lists deep")
+    if id(node) in memo:
+        if memo[id(node)] < 0:
+            raise runs.ParameterError("a value contains itself (a recursive alias)")
+        return memo[id(node)]
+    memo[id(node)] = -1  # in progress
+    if isinstance(node, yaml.ScalarNode):
+        count = 1
+    elif isinstance(node, yaml.SequenceNode):
+        count = 1 + sum(_node_count(child, depth + 1, memo) for child in node.value)
+    else:
+        count = 1 + sum(_node_count(k, depth + 1, memo) + _node_count(v, depth + 1, memo) for k, v in node.value)
+    if count > MAX_GRID_VALUES:
+        raise runs.ParameterError(f"it holds more than {MAX_GRID_VALUES} values (aliases expanded)")
+    memo[id(node)] = count
+    return count
+
+
+def _load_grid_file(path: Path) -> Any:
+    """The YAML document of a grid file, read with a size limit and a safe loader; the values are
+    counted on the composed node graph (aliases expanded) before any Python object is built."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_GRID_FILE_BYTES:
+            raise runs.ParameterError(f"grid file {path.name} has {size} bytes, more than {MAX_GRID_FILE_BYTES}; "
+                                      "give large grids with --grid NAME=V1,V2,... or split them")
+        with path.open("rb") as fh:
+            data = fh.read(MAX_GRID_FILE_BYTES + 1)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise runs.ParameterError(f"grid file {path.name} is not UTF-8 text") from None
+    except OSError as exc:
+        raise runs.ParameterError(f"grid file {path.name} cannot be read: {exc.strerror}") from None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            _node_count(node, 1, {})
+        except runs.ParameterError as exc:
+            raise runs.ParameterError(f"grid file {path.name} is too large: {exc}") from None
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+        problem = problem if len(problem) <= 120 else problem[:117] + "..."
+        raise runs.ParameterError(f"grid file {path.name} is not valid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise runs.ParameterError(f"grid file {path.name} is nested too deeply") from None
+    finally:
+        loader.dispose()
 
 
 def parse_grid(grid_args: Iterable[str] = (), grid_file: str | Path | None = None) -> dict[str, list[Any]]:
     """Raw grid values from ``NAME=V1,V2`` arguments and/or a YAML file mapping names to lists.
 
-    The YAML file is read with ``yaml.safe_load`` (no object construction); command-line values
-    are split on commas. Nothing is converted or executed here.
+    The YAML file is read with a safe loader (no object construction), within the limits
+    ``MAX_GRID_FILE_BYTES`` and ``MAX_GRID_VALUES``; command-line values are split on
+    commas. Nothing is converted or executed here.
     """
     grid: dict[str, list[Any]] = {}
     if grid_file is not None:
         path = Path(grid_file)
         if not path.is_file():
-            raise runs.ParameterError(f"grid file {str(path)!r} does not exist")
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise runs.ParameterError(f"grid file {path.name} is not valid YAML: {str(exc).splitlines()[0]}") from None
+            raise runs.ParameterError(f"grid file {runs.excerpt(str(path), 120)} does not exist")
+        loaded = _load_grid_file(path)
         if not isinstance(loaded, dict) or not all(isinstance(k, str) for k in loaded):
             raise runs.ParameterError(f"grid file {path.name} must map parameter names to lists of values")
         for name, values in loaded.items():
@@ -74,107 +173,141 @@ def parse_grid(grid_args: Iterable[str] = (), grid_file: str | Path | None = Non
     for arg in grid_args:
         name, sep, values = arg.partition("=")
         if not sep or not name.strip():
-            raise runs.ParameterError(f"--grid expects NAME=V1,V2,..., got {arg!r}")
-        grid[name.strip()] = [v for v in values.split(",")] if values else []
+            raise runs.ParameterError(f"--grid expects NAME=V1,V2,..., got {runs.excerpt(arg)}")
+        grid[name.strip()] = values.split(",") if values else []
     return grid
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def expand_grid(notebook: Path, grid: dict[str, list[Any]], *, allow_large: bool = False) -> list[dict[str, Any]]:
     """Validate every name and value against the notebook's parameters and return the product
-    of the values, one dict per run. Raises :class:`runs.ParameterError` before anything runs."""
+    of the values (duplicates dropped), one dict per run. Raises :class:`privlib.runs.ParameterError`
+    before anything runs; a grid larger than :data:`MAX_RUNS` is refused as soon as the values
+    parsed so far exceed it (without ``allow_large``), so a huge grid costs no more than a small one."""
     if not grid:
         raise runs.ParameterError("the grid is empty: give at least one --grid NAME=V1,V2 or a grid file")
     declared = runs.notebook_parameters(notebook)
-    columns = []
     for name, values in grid.items():
         if name not in declared:
-            raise runs.ParameterError(f"unknown parameter {name!r} for {notebook.stem}; known: {', '.join(declared)}")
+            raise runs.ParameterError(f"unknown parameter {runs.excerpt(name)} for {notebook.stem}; "
+                                      f"known: {', '.join(declared)}")
         if not values:
             raise runs.ParameterError(f"parameter {name!r} has no values in the grid")
-        parsed = [runs.parse_value(declared[name], v) for v in values]
-        unique = []
-        for v in parsed:
-            if v not in unique:
-                unique.append(v)
-        columns.append((name, unique))
+    columns = []
     size = 1
-    for _, values in columns:
-        size *= len(values)
-    if size > MAX_RUNS and not allow_large:
-        raise runs.ParameterError(f"the grid has {size} points, more than {MAX_RUNS}; pass --allow-large to run it")
+    for name, values in grid.items():
+        unique: dict[Any, Any] = {}
+        for v in values:
+            parsed = runs.parse_value(declared[name], v)
+            unique.setdefault(_hashable(parsed), parsed)
+            if size * len(unique) > MAX_RUNS and not allow_large:
+                raise runs.ParameterError(f"the grid has more than {MAX_RUNS} points; pass --allow-large to run it")
+        columns.append((name, list(unique.values())))
+        size *= len(unique)
     names = [n for n, _ in columns]
     return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in columns))]
 
 
-def _key(notebook_bytes: bytes, params: dict[str, Any], fingerprint: str) -> str:
-    digest = hashlib.sha256(notebook_bytes)
-    digest.update(json.dumps(params, sort_keys=True).encode())
-    digest.update(fingerprint.encode())
-    return digest.hexdigest()[:32]
-
-
 def plan(notebook: Path, points: list[dict[str, Any]], out: Path) -> tuple[list[Point], list[Point]]:
-    """Split the grid into runs still to do and runs already finished with the same key."""
+    """Split the grid into runs still to do (each with the reason) and runs already finished
+    with the same key whose files match their ``files.json``."""
     nb_bytes = notebook.read_bytes()
     fingerprint = runs.privlib_fingerprint()
     todo, done = [], []
     for params in points:
-        point = Point(params, out / runs.run_slug(params), _key(nb_bytes, params, fingerprint))
-        existing = point.folder / "results.json"
-        try:
-            finished = json.loads(existing.read_text())["key"] == point.key
-        except (OSError, ValueError, KeyError):
-            finished = False
-        (done if finished else todo).append(point)
+        folder = out / runs.run_slug(params)
+        key = runs.run_key(nb_bytes, params, fingerprint)
+        reason = runs.check_run(folder, key) if folder.exists() else ""
+        if reason is None:
+            done.append(Point(params, folder, key))
+        else:
+            todo.append(Point(params, folder, key, reason))
     return todo, done
 
 
-def _versions() -> dict[str, str]:
-    found = {"python": platform.python_version()}
-    for name in _VERSIONS:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
-    return found
+# --- one point, in a worker --------------------------------------------------------------------------
+
+_WORKER_STOP = threading.Event()  # set by SIGINT/SIGTERM in a local worker process
+_WORKER_IDLE = threading.Event()
+_WORKER_IDLE.set()
 
 
-def execute_point(notebook: str, params: dict[str, Any], folder: str, key: str, timeout: int = 600) -> dict[str, Any]:
+def _init_worker(parent: int) -> None:
+    """Local worker processes: a terminal's Ctrl-C (sent to the whole process group) or a SIGTERM
+    stops the running point cleanly instead of raising inside papermill, and a worker whose sweep
+    died (SIGKILL) stops its point, cleans up and exits."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: _WORKER_STOP.set())
+    if hasattr(signal, "pthread_sigmask"):  # blocked while the sweep created this process
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        _WORKER_STOP.set()
+        _WORKER_IDLE.wait(_STOP_GRACE)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, name="privbook-parent-watch", daemon=True).start()
+
+
+def _one_line(exc: BaseException, limit: int = 300, *, last: bool = False) -> str:
+    """One line of an exception's message (its last for a notebook's traceback), at most
+    ``limit`` characters."""
+    lines = str(exc).strip().splitlines() or [type(exc).__name__]
+    line = lines[-1] if last else lines[0]
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def _record(folder: Path, params: dict[str, Any], status: str, error: str = "", seconds: float = 0.0) -> dict[str, Any]:
+    return {"run": folder.name, "status": status, "parameters": params, "seconds": round(seconds, 3),
+            "error": error, "folder": str(folder), "claims_passed": "", "claims_failed": "", "failed_claims": [],
+            "results": {}}
+
+
+def execute_point(notebook: str, params: dict[str, Any], folder: str, timeout: int = 600,
+                  stop_file: str | None = None) -> dict[str, Any]:
     """Run one point (in a worker process or on a Dask worker) and return its manifest record.
 
-    ``results.json`` is written inside the temporary run folder, so it exists only for a run
-    that finished. A failure is returned as a record, never raised.
+    A failure is returned as a record, never raised; so is an interrupt (the point's files are
+    gone) and a stop requested before the point started (``not run``, nothing was started).
     """
-    start = time.time()
-
-    def finalize(tmp: Path, seconds: float) -> None:
-        executed = json.loads((tmp / Path(notebook).name).read_text(encoding="utf-8"))
-        recorded, shown = results.collect(executed)
-        payload = {"notebook": Path(notebook).name, "parameters": params, "key": key, "status": "done",
-                   "seconds": round(seconds, 3), "claims": shown, "results": recorded, "versions": _versions()}
-        (tmp / "results.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-
+    stop = runs.StopRequest(stop_file)
+    stopped = lambda: _WORKER_STOP.is_set() or stop()  # noqa: E731
     dest = Path(folder)
+    if stopped():
+        return _record(dest, params, "not run", "the sweep was interrupted before this point started")
+    _WORKER_IDLE.clear()
+    start = time.time()
     try:
-        runs.run_notebook(notebook, params, out_dir=dest, timeout=timeout, finalize=finalize)
+        runs.run_notebook(notebook, params, out_dir=dest, timeout=timeout, stop=stopped)
+    except runs.RunInterrupted:
+        return _record(dest, params, "interrupted", "interrupted while running; nothing was kept",
+                       time.time() - start)
     except Exception as exc:  # noqa: BLE001 - a failing run is data for the manifest
-        message = (str(exc).strip().splitlines() or [type(exc).__name__])[-1][:500]
+        message = _one_line(exc, last=True)
         failed = dest.with_name(dest.name + ".failed")
-        failed.mkdir(parents=True, exist_ok=True)
-        (failed / "error.txt").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
-        return {"run": dest.name, "status": "failed", "parameters": params, "seconds": round(time.time() - start, 3),
-                "error": message, "folder": str(failed)}
-    payload = json.loads((dest / "results.json").read_text())
+        record = _record(failed if failed.is_dir() else dest, params, "failed", message, time.time() - start)
+        return {**record, "run": dest.name}
+    finally:
+        _WORKER_IDLE.set()
+    payload = json.loads((dest / runs.RESULTS).read_text(encoding="utf-8"))
     return _record_from(payload, dest)
 
 
 def _record_from(payload: dict[str, Any], folder: Path, status: str | None = None) -> dict[str, Any]:
-    statuses = [c.get("status") for c in payload.get("claims", [])]
+    summary = results.claims_summary(payload.get("claims", []))
     return {"run": folder.name, "status": status or payload["status"], "parameters": payload["parameters"],
             "seconds": payload["seconds"], "error": "", "folder": str(folder),
-            "claims_passed": sum(s != "FAILED" for s in statuses), "claims_failed": statuses.count("FAILED"),
-            "results": payload.get("results", {})}
+            "claims_passed": sum(summary["counts"].values()) - summary["counts"].get("FAILED", 0),
+            "claims_failed": summary["counts"].get("FAILED", 0), "failed_claims": summary["failed"],
+            "claims_summary": summary["text"], "claims_counts": summary["counts"], "results": payload.get("results", {})}
 
+
+# --- manifest and gallery ----------------------------------------------------------------------------
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
@@ -186,97 +319,262 @@ def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -
     """``manifest.json`` (everything) and ``manifest.csv`` (one row per run, one column per parameter)."""
     _write_atomic(out / "manifest.json", json.dumps(records, indent=2) + "\n")
     result_names = sorted({k for r in records for k in r.get("results", {})})
-    header = ["run", "status", "seconds", *names, "claims_passed", "claims_failed", *result_names, "error"]
+    header = ["run", "status", "seconds", *names, "claims_passed", "claims_failed", "failed_claims",
+              *result_names, "error"]
     tmp = out / ".manifest.csv.tmp"
     with tmp.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
         for r in records:
             writer.writerow([r["run"], r["status"], r["seconds"], *(r["parameters"].get(n) for n in names),
-                             r.get("claims_passed", ""), r.get("claims_failed", ""),
+                             r.get("claims_passed", ""), r.get("claims_failed", ""), " ".join(r.get("failed_claims", [])),
                              *(r.get("results", {}).get(k, "") for k in result_names), r.get("error", "")])
     os.replace(tmp, out / "manifest.csv")
 
 
 def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], names: list[str]) -> Path:
-    """``gallery.html``: one row per run, its parameters beside its figures (relative links,
-    readable offline)."""
+    """``gallery.html``: one row per run, its parameters and claim statuses beside its figures
+    (relative links, readable offline)."""
     rows = []
     for r in records:
         params = "<br>".join(f"{html.escape(n)} = {html.escape(str(r['parameters'].get(n)))}" for n in names)
         folder = Path(r["folder"])
-        if r["status"] == "failed":
-            cell = f"<span class='failed'>failed: {html.escape(r.get('error', ''))}</span>"
+        if r["status"] in {"failed", "interrupted", "not run"}:
+            cell = f"<span class='failed'>{html.escape(r['status'])}: {html.escape(r.get('error', ''))}</span>"
         else:
             figs = sorted(folder.glob("figure-*.png"))
             cell = "".join(f"<a href='{html.escape(folder.name)}/{f.name}'><img src='{html.escape(folder.name)}/{f.name}' "
                            f"alt='{html.escape(f.stem)} of run {html.escape(folder.name)}'></a>" for f in figs) or "(no figures)"
+        claims = ""
+        if "claims_summary" in r:
+            css = " class='failed'" if r.get("failed_claims") else ""
+            claims = f"<br><span{css}>claims: {html.escape(r['claims_summary'])}</span>"
         rows.append(f"<tr><td class='params'><a href='{html.escape(folder.name)}/{html.escape(notebook.name)}'>"
-                    f"{html.escape(r['run'])}</a><br>{params}<br>{html.escape(r['status'])}</td><td>{cell}</td></tr>")
+                    f"{html.escape(r['run'])}</a><br>{params}<br>{html.escape(r['status'])}{claims}</td>"
+                    f"<td>{cell}</td></tr>")
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>Sweep of {html.escape(notebook.stem)}</title><style>"
             "body{font-family:sans-serif;margin:1em} td{vertical-align:top;border-top:1px solid #ccc;padding:.5em}"
             " td.params{white-space:nowrap;font-size:90%} img{height:220px;margin-right:.5em} .failed{color:#b00}"
             f"</style></head><body><h1>Sweep of {html.escape(notebook.stem)}</h1>"
-            f"<p>{len(records)} runs. Parameters varied: {html.escape(', '.join(names))}.</p>"
+            f"<p>{len(records)} runs. Parameters varied: {html.escape(', '.join(names))}. "
+            f"Claims: {html.escape(claims_line(records))}.</p>"
             f"<table>{''.join(rows)}</table></body></html>\n")
     path = out / "gallery.html"
     _write_atomic(path, page)
     return path
 
 
-def _executor(jobs: int, scheduler: str | None):
-    if scheduler:
-        from dask.distributed import Client  # book extra
+def claims_line(records: list[dict[str, Any]]) -> str:
+    """The claims of every finished run in one line: counts by status, FAILED ones named with
+    their runs (``6 verified, 2 illustrated, 1 FAILED (curves/x in fail=True)``)."""
+    counts: dict[str, int] = {}
+    failed: list[str] = []
+    for r in records:
+        for status, n in r.get("claims_counts", {}).items():
+            counts[status] = counts.get(status, 0) + n
+        failed += [f"{c} in {r['run']}" for c in r.get("failed_claims", [])]
+    if not counts:
+        return "none shown"
+    parts = [f"{n} {s}" for s, n in sorted(counts.items(), key=lambda item: (item[0] == "FAILED", item[0]))]
+    if failed:
+        shown = "; ".join(failed[:5]) + (f"; and {len(failed) - 5} more" if len(failed) > 5 else "")
+        parts[-1] += f" ({shown})"
+    return ", ".join(parts)
 
-        client = Client(scheduler, timeout="20s")
-        return client, client.get_executor(pure=False)
-    context = multiprocessing.get_context("spawn")
-    return None, cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+
+# --- executors -----------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def _quiet(*loggers: str):
+    saved = [(logging.getLogger(n), logging.getLogger(n).level) for n in loggers]
+    for logger, _ in saved:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in saved:
+            logger.setLevel(level)
+
+
+def _connect(scheduler: str):
+    """A Dask client for ``scheduler``, or ``SchedulerError`` in one line (a TCP address is
+    probed first, so a refused connection is reported at once)."""
+    parts = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
+    try:
+        port = parts.port
+    except ValueError:
+        raise SchedulerError(f"invalid scheduler address {runs.excerpt(scheduler)}") from None
+    if parts.scheme == "tcp":
+        if not parts.hostname or port is None:
+            raise SchedulerError(f"invalid scheduler address {runs.excerpt(scheduler)} (expected tcp://HOST:PORT)")
+        try:
+            socket.create_connection((parts.hostname, port), timeout=_SCHEDULER_TIMEOUT).close()
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise SchedulerError(f"cannot reach the Dask scheduler at {runs.excerpt(scheduler)}: {reason}") from None
+    try:
+        from dask.distributed import Client  # book extra
+    except ImportError:
+        raise SchedulerError("--scheduler needs dask.distributed (install privlib with the book extra)") from None
+    try:
+        with _quiet("distributed", "tornado", "asyncio"):
+            return Client(scheduler, timeout=f"{_SCHEDULER_TIMEOUT}s")
+    except Exception as exc:  # noqa: BLE001 - any failure to connect is one line
+        raise SchedulerError(f"cannot use the Dask scheduler at {runs.excerpt(scheduler)}: "
+                             f"{_one_line(exc, 160)}") from None
+
+
+@contextlib.contextmanager
+def _signals_blocked():
+    """Block SIGINT and SIGTERM while worker processes are created. New processes and threads
+    inherit the mask, so a Ctrl-C that arrives while a worker is still starting waits until its
+    initializer has installed its handler (no traceback from a half-started worker), and one that
+    arrives here is handled when the block ends."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _execute(todo: list[Point], notebook: Path, out_dir: Path, jobs: int, client: Any, timeout: int,
+             stop: runs.StopRequest, on_record: Callable[[dict[str, Any]], None]) -> dict[str, dict[str, Any]]:
+    """Run the points; after a stop request, start none and wait (boundedly) for running ones."""
+    stop_file = out_dir / STOP_FILE
+    if client is not None:
+        pool = client.get_executor(pure=False)
+    else:
+        pool = cf.ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=_init_worker, initargs=(os.getpid(),))
+    with _signals_blocked():
+        futures = {pool.submit(execute_point, str(notebook), p.params, str(p.folder), timeout, str(stop_file)): p
+                   for p in todo}
+    records: dict[str, dict[str, Any]] = {}
+    pending = set(futures)
+    deadline = None
+    try:
+        while pending:
+            finished, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                point = futures[future]
+                try:
+                    record = future.result()
+                except cf.CancelledError:
+                    record = _record(point.folder, point.params, "not run", "the sweep was interrupted before this point started")
+                except Exception as exc:  # noqa: BLE001 - a lost worker is data for the manifest
+                    status = "interrupted" if stop() else "failed"
+                    record = _record(point.folder, point.params, status, _one_line(exc))
+                records[record["run"]] = record
+                on_record(record)
+            if stop() and deadline is None:
+                stop_file.touch()  # reaches workers that did not get the signal (Dask, kill -TERM <pid>)
+                if client is None:  # a Dask future cannot tell queued from running: queued points
+                    for future in pending:  # see the stop file when they start and return at once
+                        future.cancel()
+                deadline = time.monotonic() + _STOP_GRACE
+            if deadline is not None and time.monotonic() > deadline:
+                break
+    finally:
+        if client is not None:
+            pool.shutdown(wait=not pending and deadline is None)  # False: cancel what is left
+        else:
+            if pending:  # workers stuck past the grace period are killed; the next run removes their debris
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    with contextlib.suppress(OSError):
+                        process.kill()
+            pool.shutdown(wait=not pending, cancel_futures=True)
+    for future in pending:
+        point = futures[future]
+        records[point.folder.name] = _record(point.folder, point.params, "interrupted",
+                                             "still running when the sweep stopped waiting")
+    return records
+
+
+def _clean_sweep_debris(out_dir: Path) -> None:
+    runs.clean_stale(out_dir, skip=SWEEP_LOCK)
+    for name in (STOP_FILE, ".manifest.csv.tmp", ".manifest.json.tmp", ".gallery.html.tmp"):
+        with contextlib.suppress(FileNotFoundError):
+            (out_dir / name).unlink()
+    runs.clean_stale_kernel_dirs()
 
 
 def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Path | None = None, jobs: int | None = None,
               scheduler: str | None = None, allow_large: bool = False, progress: bool = True,
-              timeout: int = 600) -> dict[str, Any]:
+              timeout: int = 600, wait: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Validate the grid, run every missing point, and write the manifest and gallery.
 
-    Returns a summary: counts of ``done``, ``failed`` and ``skipped`` runs, the records, and the
-    paths of the manifest and gallery.
+    Returns a summary: counts per status (``STATUSES``), the records, the reasons points
+    were run again (``rerun``), the claims line, ``stopped_by`` (the signal's name, or ``""``)
+    and the paths of the manifest and gallery. ``log`` receives progress notes (reruns and their
+    reasons, waiting for a lock). Raises :class:`privlib.runs.ParameterError` (bad grid),
+    ``SchedulerError`` or :class:`privlib.runs.RunBusy` (another sweep writes ``out``; with
+    ``wait`` the sweep waits for it) before running anything.
     """
+    log = log or (lambda message: None)
     path = runs.find_notebook(str(notebook))
     points = expand_grid(path, grid, allow_large=allow_large)
     if jobs is not None and jobs < 1:
         raise runs.ParameterError(f"-j must be at least 1, got {jobs}")
     out_dir = Path(out) if out else runs.project_root() / "runs" / path.stem
-    out_dir.mkdir(parents=True, exist_ok=True)
+    stop = runs.StopRequest()
+    client = _connect(scheduler) if scheduler else None  # before any file is written
+    try:
+        with stop.on_signals():
+            out_dir.mkdir(parents=True, exist_ok=True)
+            lock = runs.FolderLock(out_dir / SWEEP_LOCK, f"a sweep of {path.stem}")
+            lock.acquire(wait=wait, stop=stop, on_wait=log)
+            try:
+                _clean_sweep_debris(out_dir)
+                return _sweep_locked(path, points, out_dir, jobs, client, progress, timeout, stop, log)
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    (out_dir / STOP_FILE).unlink()
+                lock.release()
+    finally:
+        if client is not None:
+            with _quiet("distributed", "tornado", "asyncio"):
+                client.close()
+
+
+def _sweep_locked(path: Path, points: list[dict[str, Any]], out_dir: Path, jobs: int | None, client: Any,
+                  progress: bool, timeout: int, stop: runs.StopRequest, log: Callable[[str], None]) -> dict[str, Any]:
     todo, finished = plan(path, points, out_dir)
     names = list(points[0])
     records: dict[str, dict[str, Any]] = {}
     for p in finished:
-        records[p.folder.name] = _record_from(json.loads((p.folder / "results.json").read_text()), p.folder, "skipped")
-
-    if todo:
+        payload = json.loads((p.folder / runs.RESULTS).read_text(encoding="utf-8"))
+        records[p.folder.name] = _record_from(payload, p.folder, "skipped")
+    rerun = {p.folder.name: p.reason for p in todo if p.reason}
+    for name, reason in rerun.items():
+        log(f"rerun {name}: {reason}")
+    if todo and not stop():
         from tqdm import tqdm
 
-        client, pool = _executor(jobs or os.cpu_count() or 1, scheduler)
         bar = tqdm(total=len(todo), desc=f"sweep {path.stem}", unit="run", file=sys.stderr, disable=not progress)
-        try:
-            futures = [pool.submit(execute_point, str(path), p.params, str(p.folder), p.key, timeout) for p in todo]
-            for future in cf.as_completed(futures):
-                record = future.result()
-                records[record["run"]] = record
-                bar.update(1)
-                bar.set_postfix(failed=sum(r["status"] == "failed" for r in records.values()))
-        finally:
-            bar.close()
-            if client is not None:
-                pool.shutdown(wait=True)
-                client.close()
-            else:
-                pool.shutdown(wait=True, cancel_futures=True)
 
-    ordered = [records[runs.run_slug(p)] for p in points]
+        def on_record(record: dict[str, Any]) -> None:
+            bar.update(1)
+            bar.set_postfix(failed=sum(r["status"] == "failed" for r in records.values()))
+
+        try:
+            records.update(_execute(todo, path, out_dir, jobs or os.cpu_count() or 1, client, timeout, stop, on_record))
+        finally:
+            if stop():
+                bar.leave = False
+            bar.close()
+    ordered = []
+    for params in points:
+        slug = runs.run_slug(params)
+        ordered.append(records.get(slug) or _record(out_dir / slug, params, "not run",
+                                                    "the sweep was interrupted before this point started"))
     write_manifest(out_dir, ordered, names)
     gallery = write_gallery(out_dir, path, ordered, names)
-    counts = {s: sum(r["status"] == s for r in ordered) for s in ("done", "failed", "skipped")}
-    return {**counts, "records": ordered, "manifest": out_dir / "manifest.csv", "gallery": gallery, "out": out_dir}
+    counts = {s: sum(r["status"] == s for r in ordered) for s in STATUSES}
+    stopped_by = signal.Signals(stop.signum).name if stop() and stop.signum else ("a stop request" if stop() else "")
+    return {**counts, "records": ordered, "rerun": rerun, "claims": claims_line(ordered),
+            "claims_failed": sum(int(r.get("claims_failed") or 0) for r in ordered), "stopped_by": stopped_by,
+            "signum": stop.signum, "manifest": out_dir / "manifest.csv", "gallery": gallery, "out": out_dir}

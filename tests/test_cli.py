@@ -67,16 +67,43 @@ def test_successful_run_writes_notebook_figures_and_parameters(tiny_project):
     assert meta["parameters"] == {"scale": 3.0, "label": "hello"}
     executed = nbformat.read(folder / "tiny.ipynb", as_version=4)
     assert "hello 3.0" in "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+    # the same record as a sweep point, and the claims' summary
+    assert out.stdout.splitlines()[-1] == "claims: 1 verified"
+    record = json.loads((folder / "results.json").read_text())
+    assert record["results"] == {"double": 6.0, "label": "hello"} and record["claims_failed"] == []
+    assert runs.check_run(folder, record["key"]) is None
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["label=hello_scale=3.0"]
 
 
 def test_failed_run_leaves_no_finished_folder(tiny_project):
     out = _privbook("run", "tiny", "-q", "-p", "fail", "true", env={"PRIVBOOK_ROOT": str(tiny_project)})
     assert out.returncode == 1
-    assert len(out.stderr.strip().splitlines()) == 1 and "failed" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "failed" in out.stderr, out.stderr
     parent = tiny_project / "runs" / "tiny"
     assert not (parent / "fail=True").exists()
     assert (parent / "fail=True.failed" / "tiny.ipynb").is_file()
-    assert not [p for p in parent.iterdir() if p.name.endswith(".partial")]
+    assert "asked to fail" in (parent / "fail=True.failed" / "error.txt").read_text()
+    assert sorted(p.name for p in parent.iterdir()) == ["fail=True.failed"]  # no temporary folder, no lock
+
+
+def test_run_whose_claim_fails_exits_3_and_names_it(tiny_project):
+    out = _privbook("run", "tiny", "-q", "-p", "break_claim", "true", env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == cli.EXIT_CLAIMS_FAILED == 3, out.stderr
+    assert out.stdout.splitlines()[-1] == "claims: 1 FAILED (curves/hockey-stick-supremum)"
+    folder = tiny_project / "runs" / "tiny" / "break_claim=True"
+    assert json.loads((folder / "results.json").read_text())["claims_failed"] == ["curves/hockey-stick-supremum"]
+
+
+def test_refresh_rewrites_outputs_in_place(tiny_project):
+    path = tiny_project / "notebooks" / "tiny.ipynb"
+    out = _privbook("refresh", "tiny", env={"PRIVBOOK_ROOT": str(tiny_project)})
+    assert out.returncode == 0 and out.stdout.startswith("tiny.ipynb: "), out.stderr
+    assert "KeyboardInterrupt" not in out.stderr
+    executed = nbformat.read(path, as_version=4)
+    assert "x 2.0" in "".join(o.get("text", "") for c in executed.cells for o in c.get("outputs", []))
+    before = path.read_bytes()
+    assert _privbook("refresh", "tiny", env={"PRIVBOOK_ROOT": str(tiny_project)}).returncode == 0
+    assert path.read_bytes() == before  # an unchanged result leaves the file unchanged
 
 
 def test_main_returns_2_for_parameter_errors(capsys):
@@ -109,3 +136,37 @@ def test_failed_build_is_reported(tmp_path, monkeypatch, capsys):
     assert cli.build_book(tmp_path) == 1
     assert "book build failed" in capsys.readouterr().err
     assert not (tmp_path / "_build" / ".privlib-hash").exists()
+
+
+def test_kernels_are_shut_down_without_a_sigint(tmp_path):
+    """jupyter_client sends SIGINT to a kernel before its shutdown request; an ipykernel still in a
+    message handler then logs "KeyboardInterrupt caught in kernel." on stderr (at random: it depends
+    on when the signal lands). Runs shut kernels down with the request alone: a kernel that records
+    every SIGINT it gets records one from the stock manager and none from ours."""
+    import asyncio
+
+    from jupyter_client.manager import AsyncKernelManager
+
+    def spy(marker):
+        return ("import signal\nk = get_ipython().kernel\n"
+                "k.pre_handler_hook = k.post_handler_hook = lambda: None  # keep our handler\n"
+                f"signal.signal(signal.SIGINT, lambda *a: open({str(marker)!r}, 'a').write('SIGINT'))")
+
+    async def run_and_shut_down(manager_class, config, marker):
+        km = manager_class(kernel_name="python3", config=config)
+        await km.start_kernel()
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=120)
+            reply = await kc.execute_interactive(spy(marker), timeout=120)
+            assert reply["content"]["status"] == "ok"
+        finally:
+            kc.stop_channels()
+            await km.shutdown_kernel()
+
+    for manager, marker in (("ours", tmp_path / "ours"), ("stock", tmp_path / "stock")):
+        with runs._kernel_setup() as (config, run_manager, _):
+            asyncio.run(run_and_shut_down(run_manager if manager == "ours" else AsyncKernelManager, config, marker))
+    assert not (tmp_path / "ours").exists()
+    assert (tmp_path / "stock").read_text() == "SIGINT"  # the mechanism is real: the stock manager interrupts
