@@ -156,6 +156,10 @@ def _cmd_refresh(args: argparse.Namespace) -> int:
     return 0
 
 
+# the claim registry's paper keys (kept here so that `privbook --help` needs no numerics import)
+_PAPERS = ["curves", "000", "001", "002", "003", "004", "notions"]
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="privbook", description="Run and build the privbook companion.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -197,7 +201,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ledger", help="run every registered claim and its mutants; print the verification ledger"
                        " (exit 1 if a claim fails or a mutant survives)")
-    p.add_argument("--paper", choices=["curves", "000", "001", "002", "003", "004"], help="one paper only")
+    p.add_argument("--paper", choices=_PAPERS, help="one paper only")
     p.add_argument("--json", action="store_true",
                    help="print a JSON list (id, status, checks, mutants_total, mutants_killed, ...)")
     p.add_argument("--no-mutants", action="store_true", help="run the claims only, not their mutants")

@@ -355,7 +355,7 @@ def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], name
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>Sweep of {html.escape(notebook.stem)}</title><style>"
             "body{font-family:sans-serif;margin:1em} td{vertical-align:top;border-top:1px solid #ccc;padding:.5em}"
-            " td.params{white-space:nowrap;font-size:90%} img{height:220px;margin-right:.5em} .failed{color:#b00}"
+            " td.params{white-space:nowrap;font-size:90%} img{width:calc(50% - 1em);max-width:720px;height:auto;margin-right:.5em} .failed{color:#b00}"
             f"</style></head><body><h1>Sweep of {html.escape(notebook.stem)}</h1>"
             f"<p>{len(records)} runs. Parameters varied: {html.escape(', '.join(names))}. "
             f"Claims: {html.escape(claims_line(records))}.</p>"

@@ -54,7 +54,7 @@ _RAW_TABLE = re.compile(r"\|(\s*:?(-{3,}|[\u2014\u2013]-*):?\s*\|)+")
 # A figure drawn for the book's width may be shown a little smaller, not much (its text shrinks)
 MIN_FIGURE_SCALE = 0.8
 # ... on the pages whose figures privlib.plotting draws (the chapters)
-FIGURE_PAGES = ("notebooks/",)
+FIGURE_PAGES = ("",)
 LAB_TREE = "/lab/tree/"
 
 _PAGE_PROBE = r"""

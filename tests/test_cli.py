@@ -170,3 +170,9 @@ def test_kernels_are_shut_down_without_a_sigint(tmp_path):
             asyncio.run(run_and_shut_down(run_manager if manager == "ours" else AsyncKernelManager, config, marker))
     assert not (tmp_path / "ours").exists()
     assert (tmp_path / "stock").read_text() == "SIGINT"  # the mechanism is real: the stock manager interrupts
+
+
+def test_ledger_paper_choices_match_the_claim_registry():
+    from privlib import claims, cli
+
+    assert cli._PAPERS == list(claims.PAPERS)

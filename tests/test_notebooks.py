@@ -69,9 +69,9 @@ def test_no_committed_output_shows_a_failed_claim(path):
 
 
 # --- prose from the run, captioned figures, reruns at other parameters --------------------------
-# A chapter opts in through its notebook metadata ``privbook``: ``printed_numbers`` lists the
-# numbers its Markdown may quote verbatim (the papers' printed constants), ``alternate_parameters``
-# a non-default parameter set at which the chapter must still run with every claim passing.
+# Every chapter's notebook metadata ``privbook`` holds ``printed_numbers``, the numbers its
+# Markdown may quote verbatim (the papers' printed constants), and ``alternate_parameters``, a
+# non-default parameter set at which the chapter must still run with every claim passing.
 
 import re  # noqa: E402
 
@@ -99,8 +99,7 @@ def _markdown_numbers(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_prose_numbers_come_from_the_run(path):
     meta = _meta(path)
-    if "printed_numbers" not in meta:
-        pytest.skip("chapter not converted to prose from the run yet")
+    assert "printed_numbers" in meta, f"{path.name}: metadata privbook.printed_numbers is missing"
     allowed = set(meta["printed_numbers"])
     typed = [n for n in _markdown_numbers(path) if n.strip() not in allowed]
     assert not typed, f"{path.name}: numbers typed into Markdown (compute them, or list the paper's printed constants): {typed}"
@@ -108,8 +107,6 @@ def test_prose_numbers_come_from_the_run(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_figures_have_numbered_captions(path):
-    if "printed_numbers" not in _meta(path):
-        pytest.skip("chapter not converted yet")
     names = []
     for i, cell in enumerate(_code_cells(path)):
         if any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
@@ -121,17 +118,13 @@ def test_figures_have_numbered_captions(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_chapter_reruns_at_other_parameters(path, tmp_path):
-    """The chapter at a non-default parameter set: it runs, and no claim it shows fails."""
-    import papermill
-
-    from privlib.results import CLAIM_MIME
+    """The chapter at a non-default parameter set, run as `privbook run` runs it: it finishes,
+    and no claim it shows fails."""
+    from privlib import runs
 
     params = _meta(path).get("alternate_parameters")
-    if not params:
-        pytest.skip("no alternate parameter set declared")
-    out = tmp_path / path.name
-    papermill.execute_notebook(str(path), str(out), parameters=params, progress_bar=False,
-                               cwd=str(path.parent), kernel_name="python3")
-    nb = json.loads(out.read_text())
-    shown = [o["data"][CLAIM_MIME] for c in nb["cells"] for o in c.get("outputs", []) if CLAIM_MIME in o.get("data", {})]
-    assert shown and not [s["id"] for s in shown if s["status"] == "FAILED"]
+    assert params, f"{path.name}: metadata privbook.alternate_parameters is missing"
+    folder = runs.run_notebook(path, params, out_dir=tmp_path / "run")
+    record = json.loads((folder / "results.json").read_text())
+    assert record["claims"], f"{path.name} shows no claim at {params}"
+    assert not record["claims_failed"], f"{path.name} at {params}: FAILED {record['claims_failed']}"
