@@ -57,8 +57,9 @@ def _wait_for(condition, timeout=180):
 
 
 def _kernels_running(tmpdir: Path) -> list[str]:
-    """Command lines of live kernels whose connection file is under ``tmpdir``."""
-    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    """Command lines of live kernels whose connection file is under ``tmpdir`` (``-ww``: ps cuts lines
+    at 80 columns when its output is not a terminal, which would hide the path)."""
+    out = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
     return [line for line in out.splitlines() if str(tmpdir) in line and "ipykernel" in line]
 
 
