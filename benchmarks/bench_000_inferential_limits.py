@@ -19,7 +19,8 @@ mpmath reference on a subsample of the outputs:
 
 from __future__ import annotations
 
-import time
+import sys
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -27,19 +28,11 @@ from scipy import special, stats
 
 from privlib import intervals, pufferfish
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved  # noqa: E402
+
 mpmath.mp.dps = 40
 REPEAT = 9
-
-
-def interleaved(funcs, repeat=REPEAT):
-    """Median wall time of each function, the calls interleaved (a, b, a, b, ...)."""
-    times = [[] for _ in funcs]
-    for _ in range(repeat):
-        for k, f in enumerate(funcs):
-            start = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - start)
-    return [float(np.median(t)) for t in times]
 
 
 def rel_error(values, reference):
@@ -58,7 +51,8 @@ def bounds_row():
         far = np.where(t >= n / 2, 0.0, n)
         return eps / 2 * np.exp(-eps * (n + np.abs(t - near))), eps / 2 * np.exp(eps * (n - np.abs(t - far)))
 
-    ours, alt = interleaved([lambda: intervals.laplace_sum_bounds(t, n, eps, "integer"), numpy_bounds])
+    times = interleaved({"privlib": lambda: intervals.laplace_sum_bounds(t, n, eps, "integer"), "numpy": numpy_bounds}, repeat=REPEAT)
+    ours, alt = times["privlib"], times["numpy"]
     idx = np.arange(0, t.size, 50)
     ref_lo, ref_hi = [], []
     for ti in t[idx]:
@@ -88,7 +82,9 @@ def marginal_row():
             log_w = np.log(w)
         return np.exp(special.logsumexp(log_w[:, None] - eps * np.abs(t[None, :] - k[:, None]), axis=0) + np.log(eps / 2))
 
-    ours, alt1, alt2 = interleaved([lambda: intervals.laplace_sum_marginal(t, w, eps), matrix, logsumexp], repeat=7)
+    times = interleaved({"privlib": lambda: intervals.laplace_sum_marginal(t, w, eps), "matrix": matrix, "logsumexp": logsumexp},
+                        repeat=7)
+    ours, alt1, alt2 = times["privlib"], times["matrix"], times["logsumexp"]
     idx = np.arange(0, t.size, 50)
     lw = [mpmath.log(mpmath.binomial(n, j)) + j * mpmath.log(mpmath.mpf("0.3")) + (n - j) * mpmath.log(mpmath.mpf("0.7"))
           for j in range(n + 1)]
@@ -110,7 +106,8 @@ def power_row():
     def scipy_power():
         return stats.laplace.sf(stats.laplace.isf(alpha) - r)
 
-    ours, alt = interleaved([lambda: intervals.laplace_power(alpha, 1.0, r), scipy_power])
+    times = interleaved({"privlib": lambda: intervals.laplace_power(alpha, 1.0, r), "scipy": scipy_power}, repeat=REPEAT)
+    ours, alt = times["privlib"], times["scipy"]
     idx = np.arange(0, alpha.size, 500)
     ref = []
     for a in alpha[idx]:
@@ -133,7 +130,8 @@ def loss_row():
         f0 = (w[None, :] * np.exp(-eps * np.abs(knots[:, None] - (n - 1 - k)[None, :]))).sum(axis=1)
         return float(np.abs(np.log(f1) - np.log(f0)).max())
 
-    ours, alt = interleaved([lambda: pufferfish.laplace_sum_pufferfish_loss(n, eps, rho), direct])
+    times = interleaved({"privlib": lambda: pufferfish.laplace_sum_pufferfish_loss(n, eps, rho), "direct": direct}, repeat=REPEAT)
+    ours, alt = times["privlib"], times["direct"]
     lw = [mpmath.log(mpmath.binomial(n - 1, j)) + j * mpmath.log(mpmath.mpf(rho)) + (n - 1 - j) * mpmath.log(1 - mpmath.mpf(rho))
           for j in range(n)]
     best = mpmath.mpf(0)

@@ -17,7 +17,8 @@ Rows:
 
 from __future__ import annotations
 
-import time
+import sys
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -25,19 +26,11 @@ from scipy import special, stats
 
 from privlib import leakage, mechanisms
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved  # noqa: E402
+
 mpmath.mp.dps = 50
 REPEAT = 9
-
-
-def interleaved(funcs: dict[str, object], repeat: int = REPEAT) -> dict[str, float]:
-    """Median wall time of each function, the functions called in turn within every round."""
-    times: dict[str, list[float]] = {k: [] for k in funcs}
-    for _ in range(repeat):
-        for name, f in funcs.items():
-            start = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - start)
-    return {k: float(np.median(v)) for k, v in times.items()}
 
 
 def rel_error(values, reference) -> float:
@@ -72,7 +65,7 @@ def bench_pml() -> None:
     def one_liner(prior=prior, channel=channel):
         return np.log(channel.max(axis=0)) - np.log(prior @ channel)
 
-    t = interleaved({"privlib": lambda: leakage.pml(prior, channel), "numpy": one_liner})
+    t = interleaved({"privlib": lambda: leakage.pml(prior, channel), "numpy": one_liner}, repeat=REPEAT)
     cols = range(0, 1000, 50)
     ref = pml_reference(prior, channel, cols)
     row("PML, generic 1000 x 1000 channel", t["privlib"], t["numpy"],
@@ -85,7 +78,7 @@ def bench_pml() -> None:
     def rr_one_liner():
         return np.log(rr.max(axis=0)) - np.log(rr_prior @ rr)
 
-    t = interleaved({"privlib": lambda: leakage.pml(rr_prior, rr), "numpy": rr_one_liner})
+    t = interleaved({"privlib": lambda: leakage.pml(rr_prior, rr), "numpy": rr_one_liner}, repeat=REPEAT)
     ref = pml_reference(rr_prior, rr, range(4))
     row("PML, randomized response at eps = 1e-9", t["privlib"], t["numpy"],
         rel_error(leakage.pml(rr_prior, rr), ref), rel_error(rr_one_liner(), ref), "numpy one-liner")
@@ -134,7 +127,7 @@ def bench_threshold() -> None:
     def scipy_logcdf():
         return -stats.binom.logcdf(n // 2, n, p)
 
-    t = interleaved({"privlib": lambda: leakage.threshold_query_leakage(n, p, 0), "scipy": scipy_logcdf})
+    t = interleaved({"privlib": lambda: leakage.threshold_query_leakage(n, p, 0), "scipy": scipy_logcdf}, repeat=REPEAT)
     pm = mpmath.mpf(p)
     ref = -mpmath.log(mpmath.fsum(mpmath.binomial(n, k) * pm**k * (1 - pm) ** (n - k) for k in range(n // 2 + 1)))
     row("threshold query, answer 'no', n = 100, p = 1 - 1e-12", t["privlib"], t["scipy"],
@@ -168,7 +161,7 @@ def bench_quantized_mean() -> None:
     support, probs = [0.0, 0.5, 1.0], np.array([0.3, 0.4, 0.3])
     n = 10**5
     t = interleaved({"privlib": lambda: leakage.quantized_mean_min_entropy(n, support, probs),
-                     "numpy": lambda: fft_full(n, [0, 1, 2], probs, 2)})
+                     "numpy": lambda: fft_full(n, [0, 1, 2], probs, 2)}, repeat=REPEAT)
     small = 500
     ref = exact_edge_min_entropy(small)
     print(f"| quantised-mean min-entropy, n = 10^5 (accuracy at n = {small}) | {t['privlib'] * 1e3:.3g} ms | "

@@ -18,8 +18,8 @@ mpmath reference where the result is a number.
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -27,18 +27,10 @@ from scipy import optimize, special, stats
 
 from privlib import minimax
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved  # noqa: E402
+
 REPEAT = 9
-
-
-def interleaved(a: Callable[[], object], b: Callable[[], object], repeat: int = REPEAT) -> tuple[float, float]:
-    """Median seconds of ``a`` and of ``b``, timed alternately ``repeat`` times each."""
-    ta, tb = [], []
-    for _ in range(repeat):
-        for f, out in ((a, ta), (b, tb)):
-            start = time.perf_counter()
-            f()
-            out.append(time.perf_counter() - start)
-    return float(np.median(ta)), float(np.median(tb))
 
 
 def rel_err(x: float, ref: float) -> float:
@@ -150,7 +142,9 @@ def main() -> None:
 
     for n in (10 ** 3, 10 ** 6):
         p0, p1 = 0.3137, 0.3137 + 2.9 / np.sqrt(n)
-        ours, theirs = interleaved(lambda: minimax.binomial_tv(n, p0, p1), lambda: tv_by_pmf_sum(n, p0, p1))
+        times = interleaved({"privlib": lambda: minimax.binomial_tv(n, p0, p1), "alternative": lambda: tv_by_pmf_sum(n, p0, p1)},
+                            repeat=REPEAT)
+        ours, theirs = times["privlib"], times["alternative"]
         ref = tv_reference(n, p0, p1)
         rows.append((f"binomial TV, n = 10^{int(np.log10(n))}", "pmf sum over all counts", ours, theirs,
                      f"{rel_err(float(minimax.binomial_tv(n, p0, p1)), ref):.1e}",
@@ -158,15 +152,17 @@ def main() -> None:
 
     for n in (10 ** 5, 10 ** 6):
         x = 0.3 + rng.random(n)
-        ours, theirs = interleaved(lambda: minimax.support_dp_expmech(x, 0.5, rng=rng),
-                                   lambda: expmech_by_sorting(x, 0.5, rng))
+        times = interleaved({"privlib": lambda: minimax.support_dp_expmech(x, 0.5, rng=rng),
+                             "alternative": lambda: expmech_by_sorting(x, 0.5, rng)}, repeat=REPEAT)
+        ours, theirs = times["privlib"], times["alternative"]
         rows.append((f"exponential-mechanism draw, n = 10^{int(np.log10(n))}", "sort + Gumbel-max", ours, theirs,
                      "exact sampler", "exact sampler"))
 
     pairs = [(np.array([0.9, 0.1]), np.array([0.6, 0.4]), 0.2)]
     pairs += [tuple(rng.dirichlet(np.ones(3), 2)) + (float(rng.uniform(0.1, 0.9)),) for _ in range(20)]
-    ours, theirs = interleaved(lambda: [minimax.soft_chtp_sup(p, q, g) for p, q, g in pairs],
-                               lambda: [soft_chtp_finite_differences(p, q, g) for p, q, g in pairs], repeat=7)
+    times = interleaved({"privlib": lambda: [minimax.soft_chtp_sup(p, q, g) for p, q, g in pairs],
+                         "alternative": lambda: [soft_chtp_finite_differences(p, q, g) for p, q, g in pairs]}, repeat=7)
+    ours, theirs = times["privlib"], times["alternative"]
     exact = float(np.tanh(np.log(0.9 * 0.4 / (0.6 * 0.1)) / 4))
     ours_v = [minimax.soft_chtp_sup(p, q, g) for p, q, g in pairs]
     theirs_v = [soft_chtp_finite_differences(p, q, g) for p, q, g in pairs]
@@ -175,8 +171,9 @@ def main() -> None:
                  f"{rel_err(ours_v[0], exact):.1e}; worst shortfall {np.max(best - ours_v):.1e}",
                  f"{rel_err(theirs_v[0], exact):.1e}; worst shortfall {np.max(best - theirs_v):.1e}"))
 
-    ours, theirs = interleaved(lambda: minimax.worst_two_point_risk(1.0, 4.0, N_GRID, D_GRID, 1.0, "laplace", n_grid=333),
-                               phase_by_broadcast, repeat=7)
+    times = interleaved({"privlib": lambda: minimax.worst_two_point_risk(1.0, 4.0, N_GRID, D_GRID, 1.0, "laplace", n_grid=333),
+                         "alternative": phase_by_broadcast}, repeat=7)
+    ours, theirs = times["privlib"], times["alternative"]
     a = minimax.worst_two_point_risk(1.0, 4.0, N_GRID, D_GRID, 1.0, "laplace", n_grid=333)[0]
     b = phase_by_broadcast()
     cells = [(int(i), int(j)) for i, j in zip(np.linspace(0, 149, 5).round(), np.linspace(0, 199, 5).round())]

@@ -17,7 +17,8 @@ against an mpmath reference. Inputs are generic (Beta(2, 3) mixtures, p = 0.7 tr
 from __future__ import annotations
 
 import math
-import time
+import sys
+from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -25,18 +26,8 @@ from scipy import special
 
 from privlib import affiliation
 
-REPEAT = 7
-
-
-def interleaved(funcs: dict, repeat: int = REPEAT) -> dict:
-    """Median wall time of each function, the calls interleaved round-robin (same machine load)."""
-    times = {name: [] for name in funcs}
-    for _ in range(repeat):
-        for name, func in funcs.items():
-            start = time.perf_counter()
-            func()
-            times[name].append(time.perf_counter() - start)
-    return {name: float(np.median(t)) for name, t in times.items()}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved  # noqa: E402
 
 
 def fmt_time(seconds: float) -> str:

@@ -21,11 +21,13 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_profiles import interleaved, worst_relative_error
 from scipy import stats
 
 from privlib import statistical
 from privlib.verify.statistical_privacy import _grid_delta, mp_delta
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved, worst_relative_error  # noqa: E402
 
 
 def tails_pure(eps, n, pi):

@@ -21,7 +21,8 @@ Accuracy is the largest relative error against an mpmath reference (30 digits).
 from __future__ import annotations
 
 import os
-import time
+import sys
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -29,34 +30,15 @@ from scipy import signal, stats
 
 from privlib import affiliation, leakage, minimax, notions, profiles, pufferfish, statistical
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved  # noqa: E402
+
 mpmath.mp.dps = 30
 
 
-class Timing(float):
-    """A median wall time that also carries the median CPU time of the process."""
-
-    cpu: float
-
-    def __format__(self, spec: str) -> str:
-        return f"{float(self):{spec}} s ({self.cpu:{spec}} s CPU)"
-
-
-def interleaved(funcs: dict, repeat: int = 7) -> dict:
-    """Median wall and CPU time of each function, the contenders alternating within each
-    repetition (the machine is shared: CPU time is what the code itself costs)."""
-    wall = {k: [] for k in funcs}
-    cpu = {k: [] for k in funcs}
-    for _ in range(repeat):
-        for k, f in funcs.items():
-            start, start_cpu = time.perf_counter(), time.process_time()
-            f()
-            wall[k].append(time.perf_counter() - start)
-            cpu[k].append(time.process_time() - start_cpu)
-    out = {}
-    for k in funcs:
-        out[k] = Timing(np.median(wall[k]))
-        out[k].cpu = float(np.median(cpu[k]))
-    return out
+def wall_cpu(t, spec: str) -> str:
+    """A median from ``interleaved`` as wall time with CPU time: ``0.123 s (0.120 s CPU)``."""
+    return f"{float(t):{spec}} s ({t.cpu:{spec}} s CPU)"
 
 
 def rel(a: float, b) -> float:
@@ -120,15 +102,15 @@ def bench_records() -> list[str]:
         contenders = {"core": lambda: notions.all_notions(full, model, 0, epsilon=eps_half, gamma=None)}
         if n == 16:
             t = interleaved(contenders)
-            rows.append(f"| all notions, 16 records (65,536 databases), geometric count, Ising chain | {t['core']:.3f} | "
+            rows.append(f"| all notions, 16 records (65,536 databases), geometric count, Ising chain | {wall_cpu(t['core'], '.3f')} | "
                         f"(see the next row) | - | {err_core:.1e} / - | < 1 s |")
             continue
         theirs = per_paper_16(full.table, prior, n, eps_half)
         err_papers = max(rel(theirs[k], ref[k]) for k in ref)
         contenders["papers"] = lambda: per_paper_16(full.table, prior, n, eps_half)
         t = interleaved(contenders)
-        rows.append(f"| all notions, {n} records ({2 ** n:,} databases), same | {t['core']:.3f} | "
-                    f"{t['papers']:.2f} (minimax, pufferfish, leakage, profiles) | {t['papers'].cpu / t['core'].cpu:.0f}x | "
+        rows.append(f"| all notions, {n} records ({2 ** n:,} databases), same | {wall_cpu(t['core'], '.3f')} | "
+                    f"{wall_cpu(t['papers'], '.2f')} (minimax, pufferfish, leakage, profiles) | {t['papers'].cpu / t['core'].cpu:.0f}x | "
                     f"{err_core:.1e} / {err_papers:.1e} | |")
     return rows
 
@@ -186,11 +168,11 @@ def bench_million() -> list[str]:
                      "paper": lambda: affiliation.exchangeable_inferential_privacy(lw, eps),
                      "fft": lambda: fft_inferential_privacy(n, eps, a, b)}, repeat=7)
     return [f"| all notions, n = 10^6 by the count reduction, geometric count, beta-binomial(2, 2) | "
-            f"{t['core']:.3f} | - | - | - | < 1 s |",
-            f"| inferential privacy, same | {t['core_gk']:.3f} | {t['paper']:.3f} (affiliation, formula (6)) | "
+            f"{wall_cpu(t['core'], '.3f')} | - | - | - | < 1 s |",
+            f"| inferential privacy, same | {wall_cpu(t['core_gk'], '.3f')} | {wall_cpu(t['paper'], '.3f')} (affiliation, formula (6)) | "
             f"{t['paper'].cpu / t['core_gk'].cpu:.2f}x | {rel(ours, theirs):.1e} relative difference; at n = 10^4 against "
             f"mpmath: {rel(ours_small, ref_small):.1e} | |",
-            f"| inferential privacy, same | {t['core_gk']:.3f} | {t['fft']:.2f} (FFT convolution, linear space) | "
+            f"| inferential privacy, same | {wall_cpu(t['core_gk'], '.3f')} | {wall_cpu(t['fft'], '.2f')} (FFT convolution, linear space) | "
             f"{t['fft'].cpu / t['core_gk'].cpu:.1f}x | FFT value {fft:.4g} against {ours:.6g} (tails lost) | |"]
 
 
@@ -207,8 +189,8 @@ def bench_subsampled() -> list[str]:
                      "build": lambda: notions.subsampled_count(n, m),
                      "paper": lambda: statistical.subsampling_delta(grid, n, m, p)})
     diff = float(np.max(np.abs(ours - theirs) / np.maximum(theirs, 1e-300)))
-    return [f"| statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons where delta > 0 | {t['core']:.3f} "
-            f"(+ {t['build']:.2f} to tabulate) | {t['paper']:.4f} (statistical, Lemma 4 laws) | "
+    return [f"| statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons where delta > 0 | {wall_cpu(t['core'], '.3f')} "
+            f"(+ {wall_cpu(t['build'], '.2f')} to tabulate) | {wall_cpu(t['paper'], '.4f')} (statistical, Lemma 4 laws) | "
             f"{t['paper'].cpu / t['core'].cpu:.2f}x | {diff:.1e} relative difference | |"]
 
 

@@ -14,8 +14,8 @@ against an mpmath reference (40 digits) on an instance where the reference is co
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -23,17 +23,8 @@ from scipy import special, stats
 
 from privlib import profiles
 
-
-def interleaved(methods: dict[str, Callable[[], object]], repeat: int = 7) -> dict[str, float]:
-    """Median wall time of each method, the methods timed in turn in every repetition (shared
-    with bench_004_statistical_privacy)."""
-    times: dict[str, list[float]] = {name: [] for name in methods}
-    for _ in range(repeat):
-        for name, f in methods.items():
-            start = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - start)
-    return {name: float(np.median(t)) for name, t in times.items()}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import interleaved, worst_relative_error  # noqa: E402
 
 
 def sorted_cumsum_hockey_stick(p, q, eps):
@@ -55,14 +46,6 @@ def dp_accounting_hockey_stick(p, q, eps):
     lower = {i: float(np.log(x)) for i, x in enumerate(q) if x > 0}
     dist = pld.from_two_probability_mass_functions(lower, upper, symmetric=False)
     return np.array([dist.get_delta_for_epsilon(float(e)) for e in eps])
-
-
-def worst_relative_error(values, reference) -> float:
-    """Largest relative error; where the reference is 0, the absolute value (an exact 0 where the
-    truth is positive counts as error 1)."""
-    values, reference = np.asarray(values, dtype=float), np.asarray(reference, dtype=float)
-    safe = np.where(reference > 0, reference, 1.0)
-    return float(np.max(np.where(reference > 0, np.abs(values - reference) / safe, np.abs(values))))
 
 
 def main() -> None:
