@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
 from privlib import _validate as v
-from privlib import profiles
+from privlib import notions, profiles
+from privlib.notions import FiniteChannel
 
 __all__ = [
     "FiniteChannel",
@@ -78,90 +78,10 @@ __all__ = [
 MAX_ROWS = 1_000_000
 
 
-def _check_size(K: int, n: int) -> None:
-    v.integer("K", K, low=2)
-    v.integer("n", n, low=1)
-    if K ** n > MAX_ROWS:
-        raise ValueError(f"K**n must be at most {MAX_ROWS} rows for a finite channel, got {K}**{n}")
-
-
 # ---------------------------------------------------------------------------------------------
-# Finite channels (Section 2)
+# Finite channels (Section 2): the shared core's FiniteChannel (privlib.notions), one class for
+# every chapter; Barber & Duchi's Q(z | x_{1:n}) is its table.
 # ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class FiniteChannel:
-    """A channel ``Q(z | x_{1:n})`` for samples ``x`` in ``{0..K-1}^n`` and outputs
-    ``z`` in ``{0..m-1}``: ``table`` has shape ``(K**n, m)`` with rows in lexicographic order
-    (the order of ``itertools.product(range(K), repeat=n)``) and each row a pmf."""
-
-    table: NDArray[np.float64]
-    K: int
-    n: int
-
-    def __post_init__(self) -> None:
-        _check_size(self.K, self.n)
-        table = v.channel("table", self.table)
-        if table.shape[0] != self.K ** self.n:
-            raise ValueError(f"table must have K**n = {self.K ** self.n} rows, got {table.shape[0]}")
-        object.__setattr__(self, "table", table)
-
-    @classmethod
-    def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
-        """Build the table row by row from ``fn(sample) -> pmf over outputs``."""
-        _check_size(K, n)
-        rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
-        return cls(np.vstack(rows), K, n)
-
-    @property
-    def samples(self) -> NDArray[np.int64]:
-        """All samples, one row each, in the table's order."""
-        codes = np.arange(self.K ** self.n)
-        powers = self.K ** np.arange(self.n - 1, -1, -1)
-        return (codes[:, None] // powers[None, :]) % self.K
-
-    def neighbour_pairs(self) -> NDArray[np.int64]:
-        """Ordered pairs of row indices of samples that differ in exactly one record."""
-        codes = np.arange(self.K ** self.n)
-        digits = self.samples
-        pairs = []
-        for i in range(self.n):
-            power = self.K ** (self.n - 1 - i)
-            for shift in range(1, self.K):
-                new = (digits[:, i] + shift) % self.K
-                pairs.append(np.column_stack([codes, codes + (new - digits[:, i]) * power]))
-        return np.vstack(pairs)
-
-    def distinct_neighbour_rows(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The distinct ordered pairs of output laws ``(Q(.|x), Q(.|x'))`` over neighbours."""
-        pairs = self.neighbour_pairs()
-        both = np.concatenate([self.table[pairs[:, 0]], self.table[pairs[:, 1]]], axis=1)
-        _, first = np.unique(np.round(both, 14), axis=0, return_index=True)
-        both = both[np.sort(first)]
-        m = self.table.shape[1]
-        return both[:, :m], both[:, m:]
-
-    def marginal(self, P: ArrayLike) -> NDArray[np.float64]:
-        """Law of the release when the records are i.i.d. ``P`` (the paper's ``M_P``), or, for
-        ``P`` of shape ``(n, K)``, independent with record ``i`` drawn from ``P[i]`` (the
-        non-identical products of eq. (26))."""
-        P = v.pmf("P", P)
-        if P.shape == (self.K,):
-            weights = np.prod(P[self.samples], axis=1)
-        elif P.shape == (self.n, self.K):
-            weights = np.prod(P[np.arange(self.n), self.samples], axis=1)
-        else:
-            raise ValueError(f"P must be a pmf over the {self.K} record values, or one per record with shape "
-                             f"({self.n}, {self.K}), got shape {P.shape}")
-        return weights @ self.table
-
-    def compose(self, kernel: ArrayLike) -> FiniteChannel:
-        """Post-processing ``Q' = K o Q`` by a row-stochastic ``kernel`` (Definition 6)."""
-        kernel = v.channel("kernel", kernel)
-        if kernel.shape[0] != self.table.shape[1]:
-            raise ValueError(f"kernel must have {self.table.shape[1]} rows (one per output), got {kernel.shape[0]}")
-        return FiniteChannel(self.table @ kernel, self.K, self.n)
-
 
 def release_one_channel(K: int, n: int) -> FiniteChannel:
     """Example 2 of Barber & Duchi: release one record chosen uniformly at random."""
@@ -201,30 +121,28 @@ def _finite_channel(channel: object) -> FiniteChannel:
 
 def dp_epsilon(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-DP (Definition 1): the largest log-ratio of output
-    probabilities over neighbours (``inf`` when supports differ)."""
-    p, q = _finite_channel(channel).distinct_neighbour_rows()
-    return float(max(profiles.privacy_loss(p, q).max(), 0.0))
+    probabilities over neighbours (``inf`` when supports differ); :func:`privlib.notions.dp_epsilon`."""
+    return notions.dp_epsilon(_finite_channel(channel))
 
 
 def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
     """Privacy profile (Definition 3): the smallest delta with ``channel`` (eps, delta)-DP,
-    ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``."""
-    p, q = _finite_channel(channel).distinct_neighbour_rows()
+    ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``;
+    :func:`privlib.notions.dp_delta`."""
+    channel = _finite_channel(channel)
     e = v.real("eps", eps, low=0.0, finite=False)
-    return np.max([profiles.hockey_stick(pi, qi, e) for pi, qi in zip(p, q)], axis=0)
+    return notions.dp_delta(channel, e)
 
 
 def tv_privacy(channel: FiniteChannel) -> float:
-    """Smallest alpha with ``channel`` alpha-TV private (Definition 4)."""
-    p, q = _finite_channel(channel).distinct_neighbour_rows()
-    return float(0.5 * np.abs(p - q).sum(axis=1).max())
+    """Smallest alpha with ``channel`` alpha-TV private (Definition 4); :func:`privlib.notions.tv_level`."""
+    return notions.tv_level(_finite_channel(channel))
 
 
 def kl_privacy(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-KL private (eq. (6)), in nats; ``inf`` when a
-    neighbour's output law does not dominate."""
-    p, q = _finite_channel(channel).distinct_neighbour_rows()
-    return float(special.rel_entr(p, q).sum(axis=1).max())
+    neighbour's output law does not dominate; :func:`privlib.notions.kl_level`."""
+    return notions.kl_level(_finite_channel(channel))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from privlib import _validate as v
+from privlib import profiles
 from privlib._logspace import log_binomial_coefficients
 
 __all__ = [
@@ -194,11 +195,17 @@ class FiniteChannel:
         return _distinct_pairs(np.concatenate(p), np.concatenate(q))
 
     def marginal(self, P: ArrayLike) -> NDArray[np.float64]:
-        """Law of the release when the records are i.i.d. ``P`` (Barber & Duchi's ``M_P``)."""
+        """Law of the release when the records are i.i.d. ``P`` (Barber & Duchi's ``M_P``), or,
+        for ``P`` of shape ``(n, K)``, independent with record ``i`` drawn from ``P[i]`` (the
+        non-identical products of their eq. (26))."""
         P = v.pmf("P", P)
-        if P.shape != (self.K,):
-            raise ValueError(f"P must be a pmf over the {self.K} record values, got shape {P.shape}")
-        weights = np.prod(P[self.samples], axis=1)
+        if P.shape == (self.K,):
+            weights = np.prod(P[self.samples], axis=1)
+        elif P.shape == (self.n, self.K):
+            weights = np.prod(P[np.arange(self.n), self.samples], axis=1)
+        else:
+            raise ValueError(f"P must be a pmf over the {self.K} record values, or one per record with shape "
+                             f"({self.n}, {self.K}), got shape {P.shape}")
         return weights @ self.table
 
     def compose(self, kernel: ArrayLike) -> FiniteChannel:
@@ -721,10 +728,8 @@ def _neighbour_blocks(channel) -> Iterator[tuple[NDArray[np.float64], NDArray[np
 
 
 def _log_ratio(lp: NDArray[np.float64], lq: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log p - log q`` with 0 where both are 0 (no mass, no constraint)."""
-    with np.errstate(invalid="ignore"):
-        d = lp - lq
-    return np.where((lp == _NEG) & (lq == _NEG), 0.0, d)
+    """``log p - log q`` with 0 where both are 0 (no mass, no constraint): the privacy loss."""
+    return profiles._log_loss(lp, lq)
 
 
 def dp_epsilon(channel: FiniteChannel | CountChannel) -> float:
@@ -732,13 +737,6 @@ def dp_epsilon(channel: FiniteChannel | CountChannel) -> float:
     Section 2): the largest ``log P(y|x) / P(y|x')`` over neighbours and outputs (``inf`` when
     some output is possible for one neighbour only)."""
     return float(max(max(float(_log_ratio(lp, lq).max()) for lp, lq, _, _ in _neighbour_blocks(channel)), 0.0))
-
-
-def _hockey(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
-    """``sum_y (p(y) - e^eps q(y))_+`` of every row pair."""
-    diff = p - np.exp(min(eps, 700.0)) * q
-    # a difference within rounding of p (as where p = e^eps q exactly) is no mass
-    return np.where(diff > 64 * np.finfo(float).eps * p, diff, 0.0).sum(axis=-1)
 
 
 def _tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -761,7 +759,7 @@ def dp_delta(channel: FiniteChannel | CountChannel, epsilon: ArrayLike) -> NDArr
     out = np.zeros(flat.size)
     for _, _, p, q in _neighbour_blocks(channel):
         for j, e in enumerate(flat):
-            out[j] = max(out[j], float(_hockey(p, q, e).max()))
+            out[j] = max(out[j], float(profiles._hockey_rows(p, q, e).max()))
     return np.clip(out, 0.0, 1.0).reshape(eps.shape)
 
 
@@ -826,27 +824,13 @@ def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) ->
     return float(_lse(laws[_present(marg)].max(axis=0)))
 
 
-def _log_hockey(lp: NDArray[np.float64], lq: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair, in log-space, for every epsilon: the sum
-    runs over the outputs whose loss ``log p/q`` exceeds epsilon, each term
-    ``log p + log(1 - e^(eps - loss))``, so deltas far below the smallest double stay exact."""
-    loss = _log_ratio(lp, lq)
-    out = np.full(eps.size, _NEG)
-    for j, e in enumerate(eps.ravel()):
-        above = loss > e
-        if above.any():
-            with np.errstate(divide="ignore"):
-                out[j] = float(_lse(lp[above] + np.log(-np.expm1(e - loss[above]))))
-    return out.reshape(eps.shape)
-
-
 def _statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
     values = _present(marg)
     out = np.full(eps.shape, _NEG)
     for a in values:
         for b in values:
             if a != b:
-                out = np.maximum(out, _log_hockey(laws[a], laws[b], eps))
+                out = np.maximum(out, profiles.log_hockey_stick(laws[a], laws[b], eps))
     return np.clip(np.exp(out), 0.0, 1.0)
 
 
@@ -958,7 +942,7 @@ def all_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int 
     dp_eps = dp_del = tv = kl = 0.0
     for lp, lq, p, q in _neighbour_blocks(channel):
         dp_eps = max(dp_eps, float(_log_ratio(lp, lq).max()))
-        dp_del = max(dp_del, float(_hockey(p, q, e).max()))
+        dp_del = max(dp_del, float(profiles._hockey_rows(p, q, e).max()))
         tv = max(tv, float(_tv(p, q).max()))
         kl = max(kl, float(_kl(lp, lq, p).max()))
     return {

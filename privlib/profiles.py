@@ -22,7 +22,10 @@ from privlib import _validate as v
 
 __all__ = [
     "privacy_loss",
+    "log_privacy_loss",
     "hockey_stick",
+    "hockey_stick_rows",
+    "log_hockey_stick",
     "laplace_delta",
     "gaussian_delta",
     "laplace_epsilon",
@@ -32,10 +35,16 @@ __all__ = [
 ]
 
 
+def _log_loss(lp: NDArray[np.float64], lq: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log p - log q`` from log-probabilities, 0 where both are -inf (no mass, no constraint)."""
+    with np.errstate(invalid="ignore"):
+        d = lp - lq
+    return np.where((lp == -np.inf) & (lq == -np.inf), 0.0, d)
+
+
 def _loss(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        loss = np.log(p) - np.log(q)
-    return np.where((p == 0) & (q == 0), 0.0, loss)
+    with np.errstate(divide="ignore"):
+        return _log_loss(np.log(p), np.log(q))
 
 
 def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
@@ -50,6 +59,54 @@ def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape, got {p.shape} and {q.shape}")
     return _loss(p, q)
+
+
+def log_privacy_loss(log_p: ArrayLike, log_q: ArrayLike) -> NDArray[np.float64]:
+    """:func:`privacy_loss` from log-probabilities (``-inf`` for no mass), so that losses between
+    masses that underflow stay exact: ``log_p - log_q``, ``0`` where both are ``-inf``."""
+    lp = v.real("log_p", log_p, finite=False)
+    lq = v.real("log_q", log_q, finite=False)
+    if lp.shape != lq.shape:
+        raise ValueError(f"log_p and log_q must have the same shape, got {lp.shape} and {lq.shape}")
+    return _log_loss(lp, lq)
+
+
+def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
+    diff = p - np.exp(min(eps, 700.0)) * q
+    # a difference within rounding of p (as where p = e^eps q exactly) is no mass
+    return np.where(diff > 64 * np.finfo(float).eps * p, diff, 0.0).sum(axis=-1)
+
+
+def hockey_stick_rows(p: ArrayLike, q: ArrayLike, epsilon: float) -> NDArray[np.float64]:
+    """:func:`hockey_stick` of many short pairs at one epsilon: ``sum_y (p(y) - e^eps q(y))_+``
+    along the last axis of ``p`` and ``q`` (pmfs on their last axis, any leading shape), in one
+    vectorized pass (the neighbour pairs of a finite mechanism; :mod:`privlib.notions`)."""
+    p = v.nonnegative("p", p)
+    q = v.nonnegative("q", q)
+    if p.shape != q.shape or p.ndim == 0:
+        raise ValueError(f"p and q must be arrays of pmfs of the same shape, got {p.shape} and {q.shape}")
+    eps = v.scalar("epsilon", epsilon, low=0.0, finite=False)
+    return _hockey_rows(p, q, eps)
+
+
+def log_hockey_stick(log_p: ArrayLike, log_q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
+    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair given as log-probabilities, for every
+    epsilon >= 0: the sum runs over the outputs whose loss ``log p/q`` exceeds epsilon, each term
+    ``log p + log(1 - e^(eps - loss))``, so deltas far below the smallest double stay exact
+    (``-inf`` where the divergence is 0)."""
+    lp = v.real("log_p", log_p, finite=False)
+    lq = v.real("log_q", log_q, finite=False)
+    if lp.ndim != 1 or lp.shape != lq.shape:
+        raise ValueError(f"log_p and log_q must be 1-D of the same length, got shapes {lp.shape} and {lq.shape}")
+    eps = v.nonnegative("epsilon", epsilon)
+    loss = _log_loss(lp, lq)
+    out = np.full(eps.size, -np.inf)
+    for j, e in enumerate(eps.ravel()):
+        above = loss > e
+        if above.any():
+            with np.errstate(divide="ignore"):
+                out[j] = float(special.logsumexp(lp[above] + np.log(-np.expm1(e - loss[above]))))
+    return out.reshape(eps.shape)
 
 
 def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:

@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
 from privlib import _validate as v
-from privlib import profiles
+from privlib import intervals, profiles
 
 __all__ = [
     "log_binomial_pmf",
@@ -641,6 +641,10 @@ def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str =
     k = _binomial_window(n - 1, pi, 745.0)
     v.size_limit("t", t.size * k.size, 1e8, "density terms")
     log_w = _log_binom(k, n - 1, pi, 1.0 - pi)
+    if noise == "laplace":  # the Laplace mixture of chapter 000 (eq. (6) of Bailie & Gong)
+        w = np.exp(log_w)
+        return (intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=(k + 1) / n),
+                intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=k / n))
     plus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - (k + 1) / n) / scale), axis=1)
     minus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - k / n) / scale), axis=1)
     return np.exp(plus) / scale, np.exp(minus) / scale

@@ -2,6 +2,7 @@
 never NaN on valid inputs at the extremes; invalid inputs raise errors naming the argument."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -61,3 +62,29 @@ def test_invalid_inputs_name_the_argument():
     assert_rejects(profiles.epsilon_for_delta, lambda e: 0.5, 0.1, epsilon_max=-1.0, name="epsilon_max")
     assert_rejects(profiles.epsilon_for_delta, "curve", 0.1, name="curve")
     assert_rejects(profiles.neyman_pearson_power, [0.5, 0.5], [1.0, 0.0], 2.0, name="alpha")
+
+
+@FUZZ
+@given(pair=pmf_pairs(), eps=st.floats(0.0, 40.0))
+def test_batched_and_log_space_hockey_sticks_agree_with_the_single_pair(pair, eps):
+    p, q = pair
+    one = float(profiles.hockey_stick(p, q, eps))
+    rows = profiles.hockey_stick_rows(np.stack([p, q]), np.stack([q, p]), eps)
+    assert rows.shape == (2,)
+    np.testing.assert_allclose(rows[0], one, atol=1e-13)
+    with np.errstate(divide="ignore"):
+        log_d = float(profiles.log_hockey_stick(np.log(p), np.log(q), eps))
+    assert not np.isnan(log_d)
+    if one > 1e-200:
+        np.testing.assert_allclose(np.exp(log_d), one, rtol=1e-9, atol=1e-13)
+
+
+def test_log_hockey_stick_keeps_deltas_below_the_smallest_double():
+    # two outputs, loss 2000 on the first: delta = p1 (1 - e^(eps - 2000)) with p1 = e^-1000
+    lp = np.array([-1000.0, 0.0])
+    lq = np.array([-3000.0, 0.0])
+    assert float(profiles.log_hockey_stick(lp, lq, 1.0)) == pytest.approx(-1000.0 + np.log1p(-np.exp(1.0 - 2000.0)))
+    assert profiles.log_hockey_stick(lp, lq, [2500.0]) == -np.inf
+    assert_rejects(profiles.log_hockey_stick, lp, lq[:1], 1.0, name="log_p")
+    assert_rejects(profiles.hockey_stick_rows, [[0.5, 0.5]], [[0.5, 0.5]], [1.0, 2.0], name="epsilon")
+    assert_rejects(profiles.log_privacy_loss, [0.0], [0.0, 0.0], name="log_p")

@@ -110,12 +110,13 @@ def _(dp_delta):
     return lambda channel, eps: dp_delta(channel, np.asarray(eps, dtype=float) / 2)
 
 
-@def1_def3_profile.mutant("minimax.FiniteChannel.neighbour_pairs", "the last record is never changed")
-def _(neighbour_pairs):
-    def wrong(self):
-        pairs = neighbour_pairs(self)
-        digits = self.samples
-        return pairs[digits[pairs[:, 0], -1] == digits[pairs[:, 1], -1]]
+@def1_def3_profile.mutant("notions._neighbour_blocks", "the last record is never changed")
+def _(neighbour_blocks):
+    def wrong(channel):
+        blocks = list(neighbour_blocks(channel))
+        if isinstance(channel, mm.FiniteChannel):  # one block per record and ordered pair of values
+            blocks = blocks[: len(blocks) - channel.K * (channel.K - 1)]
+        yield from blocks
     return wrong
 
 
