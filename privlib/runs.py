@@ -779,7 +779,8 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
 def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:
     """Re-execute a chapter notebook at its default parameters and write its outputs back in
     place (the committed outputs that nbval compares); returns the seconds it took. Cell timing
-    metadata and widget state are not recorded, so an unchanged result leaves the file unchanged. The kernel is
+    metadata and widget state are not kept (nbclient records widget state while executing, as its
+    Output-widget hook requires; it is dropped before writing), so an unchanged result leaves the file unchanged. The kernel is
     set up as for :func:`run_notebook` (private sockets, removed on exit; quiet shutdown)."""
     import nbformat
     from nbclient import NotebookClient
@@ -791,7 +792,7 @@ def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:
     start = time.perf_counter()
     with _kernel_setup() as (config, manager_class, _):
         NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, config=config,
-                       kernel_manager_class=manager_class, store_widget_state=False,
+                       kernel_manager_class=manager_class,
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, path)
