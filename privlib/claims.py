@@ -690,7 +690,7 @@ class _Ledger:
             for e in rows:
                 r = e.result
                 cells = _row(e)
-                link = f"<a href='{page}#{anchor(r.id)}'>{_html.escape(cells[0])}</a>"
+                link = f"<a href='{page}#{anchor(r.id)}'>{_html_text(cells[0])}</a>"
                 tds = "".join(f"<td>{_html_text(c)}</td>" for c in cells[1:-1])
                 status = _html.escape(r.status)
                 body += (f"<tr class='ledger-row' data-status='{status}'><td>{link}</td>{tds}"

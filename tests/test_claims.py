@@ -157,6 +157,10 @@ def test_record_html_has_anchor_and_math():
                            claims.holds(True), 0.0)
     html = r._repr_html_()
     assert "id='claim-000-thm-4-1'" in html and r"\(e^{\epsilon}\)" in html
+    ledger = claims._Ledger([claims.LedgerEntry(
+        claims.ClaimResult("000/thm-4-1", "000", "term $r^2/n$", "bound $e^{\\epsilon}$", "m", "verified", {},
+                           claims.holds(True), 0.0), ()), ])._repr_html_()
+    assert r"term \(r^2/n\) [000/thm-4-1]</a>" in ledger and r"\(e^{\epsilon}\)" in ledger and "$" not in ledger
 
 
 def test_ledger_lists_every_claim_with_status_and_mutants():

@@ -849,14 +849,6 @@ def _(f):
     return wrong
 
 
-@thm_9.mutant("leakage.entry_pml", "the next entry's leakage (index off by one)")
-def _(f):
-    def wrong(prior, channel, i, alphabet_size):
-        n = int(round(np.log(np.size(prior)) / np.log(alphabet_size)))
-        return f(prior, channel, (i + 1) % n, alphabet_size)
-    return wrong
-
-
 @thm_9.mutant("leakage.conditional_entry_pml", "entry's marginal used instead of its conditional given the rest")
 def _(f):
     def wrong(prior, channel, i, alphabet_size):
@@ -1029,6 +1021,7 @@ def _(f):
     return lambda channel: leakage.database_dp_epsilon(channel, 2)
 
 
+@thm_9.mutant("leakage.entry_pml", "the next entry's leakage (index off by one)")
 @thm_11.mutant("leakage.entry_pml", "the next entry's leakage (index off by one)")
 def _(f):
     def wrong(prior, channel, i, alphabet_size):

@@ -964,14 +964,6 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
                   at_most(max(ratios), 0.0, atol=1e-12, detail="Laplace log-ratio within alpha rho (smooth DP)"))
 
 
-@prop6_privacy.mutant("minimax.noise_coefficient", "Laplace variance 8d/(n alpha)^2: l2 sensitivity used as l1")
-def _(noise_coefficient):
-    def wrong(mechanism, n, d, alpha, delta=None):
-        c = noise_coefficient(mechanism, n, d, alpha, delta)
-        return c / np.asarray(d, dtype=float) if mechanism == "laplace" else c
-    return wrong
-
-
 @prop6_privacy.mutant("minimax.noise_coefficient", "KL variance d T^2/(n^2 alpha): sensitivity T/n instead of 2T/n")
 def _(noise_coefficient):
     def wrong(mechanism, n, d, alpha, delta=None):
@@ -1083,14 +1075,6 @@ def table1_rates() -> Evidence:
             theory.append(row["theory"])
     return all_of(close(levels, targets, rtol=1e-9, detail="privacy level of the calibrated noise at the worst neighbours"),
                   close(slopes, theory, atol=0.05, rtol=0.0, detail="measured slopes against Table 1's exponents"))
-
-
-@table1_rates.mutant("minimax.noise_coefficient", "Laplace variance 8 d/(n alpha)^2 (d instead of d^2)")
-def _(noise_coefficient):
-    def wrong(mechanism, n, d, alpha, delta=None):
-        c = noise_coefficient(mechanism, n, d, alpha, delta)
-        return c / np.asarray(d, dtype=float) if mechanism == "laplace" else c
-    return wrong
 
 
 @table1_rates.mutant("minimax.noise_coefficient", "KL variance 4 d/(n^2 alpha) (twice the needed noise)")
@@ -1268,6 +1252,8 @@ def eq16_sample_complexity(alpha: float = 1.0) -> Evidence:
                   close(lower, lower_theory, atol=0.1, rtol=0.0, detail="lower bound: slope of the crossover n in d"))
 
 
+@prop6_privacy.mutant("minimax.noise_coefficient", "Laplace variance 8d/(n alpha)^2: l2 sensitivity used as l1")
+@table1_rates.mutant("minimax.noise_coefficient", "Laplace variance 8 d/(n alpha)^2 (d instead of d^2)")
 @eq16_sample_complexity.mutant("minimax.noise_coefficient", "Laplace variance 8 d/(n alpha)^2 (d instead of d^2)")
 def _(noise_coefficient):
     def wrong(mechanism, n, d, alpha, delta=None):

@@ -722,14 +722,6 @@ def equal_utility(n: int = 1000, m: int = 100, pi: float = 0.3) -> Evidence:
                         detail="eps_L = the paper's expression"))
 
 
-@equal_utility.mutant("statistical.equal_utility_scales", "Laplace scale sqrt(UL) (scale read as standard deviation)")
-def _(scales):
-    def wrong(n, m, pi):
-        s, _ = scales(n, m, pi)
-        return s, s
-    return wrong
-
-
 @equal_utility.mutant("statistical.equal_utility_scales", "Gaussian standard deviation UL (no square root)")
 def _(scales):
     def wrong(n, m, pi):
@@ -823,6 +815,7 @@ def erratum_fig5(n: int = 1000, m: int = 100, epsilon: float = 0.01) -> Evidence
                   at_most(1.25, ratios, atol=0.0, detail="Laplace/Gaussian ratios " + ", ".join(f"{r:.3g}" for r in ratios)))
 
 
+@equal_utility.mutant("statistical.equal_utility_scales", "Laplace scale sqrt(UL) (scale read as standard deviation)")
 @erratum_fig5.mutant("statistical.equal_utility_scales", "Laplace scale sqrt(UL) (scale read as standard deviation)")
 def _(scales):
     def wrong(n, m, pi):
