@@ -12,8 +12,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 
-def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
-    """Return ``value`` as a float array, rejecting non-numeric input and NaN."""
+def as_float_array(name: str, value: ArrayLike, *, nan_check: bool = True) -> NDArray[np.float64]:
+    """Return ``value`` as a float array, rejecting non-numeric input and (unless the caller
+    checks it itself, as :func:`real` does with its minimum and maximum) NaN."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
     try:
@@ -21,7 +22,7 @@ def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
     # one pass: the sum is NaN if any element is NaN (or if +inf and -inf both occur)
-    if np.isnan(arr.sum()) and np.isnan(arr).any():
+    if nan_check and np.isnan(arr.sum()) and np.isnan(arr).any():
         raise ValueError(f"{name} must not contain NaN")
     return arr
 
@@ -40,12 +41,15 @@ def real(
 
     ``low_open``/``high_open`` exclude the end points. Returns a float array.
     """
-    arr = as_float_array(name, value)
+    arr = as_float_array(name, value, nan_check=False)
     if arr.size == 0:
         return arr
-    if finite and not np.isfinite(arr.sum()) and not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite")
+    # two passes: the minimum and maximum are NaN if any element is, and infinite if any is
     lo, hi = arr.min(), arr.max()
+    if np.isnan(lo) or np.isnan(hi):
+        raise ValueError(f"{name} must not contain NaN")
+    if finite and (np.isinf(lo) or np.isinf(hi)):
+        raise ValueError(f"{name} must be finite")
     if (lo <= low if low_open else lo < low) or (hi >= high if high_open else hi > high):
         bad = (arr <= low) if low_open else (arr < low)
         bad |= (arr >= high) if high_open else (arr > high)

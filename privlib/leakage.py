@@ -75,10 +75,9 @@ def renyi_inf_divergence(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
 
 def _prior_channel(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     prior = v.pmf("prior", prior)
-    channel = v.real("channel", channel, low=0.0)
-    if channel.ndim < 2:
-        raise ValueError(f"channel must be a 2-D row-stochastic matrix (inputs x outputs), got shape {channel.shape}")
-    v.pmf("channel", channel)
+    if np.ndim(channel) < 2:
+        raise ValueError(f"channel must be a 2-D row-stochastic matrix (inputs x outputs), got shape {np.shape(channel)}")
+    channel = v.pmf("channel", channel)
     if channel.shape[-2] != prior.shape[-1]:
         raise ValueError(f"channel has {channel.shape[-2]} input rows but prior has {prior.shape[-1]} letters")
     return prior, channel
