@@ -130,8 +130,7 @@ def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
     ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``;
     :func:`privlib.notions.dp_delta`."""
     channel = _finite_channel(channel)
-    e = v.real("eps", eps, low=0.0, finite=False)
-    return notions.dp_delta(channel, e)
+    return notions.dp_delta(channel, v.nonnegative("eps", eps))
 
 
 def tv_privacy(channel: FiniteChannel) -> float:

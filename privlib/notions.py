@@ -49,6 +49,7 @@ from scipy import special, stats
 from privlib import _validate as v
 from privlib import profiles
 from privlib._logspace import log_binomial_coefficients
+from privlib.affiliation import beta_binomial_log_weights
 
 __all__ = [
     "FiniteChannel",
@@ -559,11 +560,7 @@ def iid_model(n: int, p: float, name: str = "independent") -> DataModel:
 def beta_binomial_model(n: int, a: float, b: float, name: str = "beta-binomial") -> DataModel:
     """Records i.i.d. Bernoulli(theta) given theta ~ Beta(a, b): exchangeable and affiliated;
     the correlation of two records is ``1/(a + b + 1)``."""
-    n = v.integer("n", n, low=1)
-    a = v.scalar("a", a, low=0.0, low_open=True)
-    b = v.scalar("b", b, low=0.0, low_open=True)
-    k = np.arange(n + 1)
-    return exchangeable_model(special.betaln(a + k, b + n - k) - special.betaln(a, b), name)
+    return exchangeable_model(beta_binomial_log_weights(n, a, b), name)  # log rising factorials: no cancellation at large a, b
 
 
 def clones_model(n: int, p: float = 0.5, name: str = "clones") -> DataModel:
@@ -745,9 +742,10 @@ def _tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _kl(lp: NDArray[np.float64], lq: NDArray[np.float64], p: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``KL(p || q)`` in nats of every row pair (``inf`` without domination)."""
+    """``KL(p || q)`` in nats of every row pair (``inf`` without domination, also where ``p(y)``
+    underflows in linear space but ``q(y) = 0``)."""
     with np.errstate(invalid="ignore"):
-        return np.where(lp == _NEG, 0.0, p * (lp - lq)).sum(axis=-1)
+        return np.where(lp == _NEG, 0.0, np.where(lq == _NEG, np.inf, p * (lp - lq))).sum(axis=-1)
 
 
 def dp_delta(channel: FiniteChannel | CountChannel, epsilon: ArrayLike) -> NDArray[np.float64]:

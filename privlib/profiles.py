@@ -72,8 +72,14 @@ def log_privacy_loss(log_p: ArrayLike, log_q: ArrayLike) -> NDArray[np.float64]:
 
 
 def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
-    diff = p - np.exp(min(eps, 700.0)) * q
-    # a difference within rounding of p (as where p = e^eps q exactly) is no mass
+    if eps == 0.0:  # p - q is correctly rounded: every positive difference is mass
+        diff = p - q
+        return np.where(diff > 0.0, diff, 0.0).sum(axis=-1)
+    scaled = np.zeros_like(q)
+    with np.errstate(over="ignore"):
+        np.multiply(np.exp(eps), q, out=scaled, where=q > 0.0)  # no inf * 0 where q has no mass
+    diff = p - scaled
+    # a difference within the rounding of e^eps q (as where p = e^eps q exactly) is no mass
     return np.where(diff > 64 * np.finfo(float).eps * p, diff, 0.0).sum(axis=-1)
 
 
@@ -226,12 +232,20 @@ def epsilon_for_delta(
 
     if at(0.0) <= d:
         return 0.0
-    hi = 1.0
+    hi = min(1.0, epsilon_max)
     while at(hi) > d:
-        hi *= 2.0
-        if hi > epsilon_max:
+        if hi >= epsilon_max:
             raise ValueError(f"no epsilon <= epsilon_max={epsilon_max:g} reaches delta={d:g}")
-    return float(optimize.brentq(lambda e: at(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
+        hi = min(2.0 * hi, epsilon_max)
+    if at(hi) < d:
+        return float(optimize.brentq(lambda e: at(e) - d, 0.0, hi, xtol=xtol, rtol=4 * np.finfo(float).eps))
+    # the curve reaches delta exactly, and may stay there (delta = 0 beyond the curve's last
+    # positive point): Brent would return any point of that flat part; bisect for its start
+    lo = 0.0
+    while hi - lo > xtol + 4 * np.finfo(float).eps * hi:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if at(mid) <= d else (mid, hi)
+    return float(hi)
 
 
 def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:

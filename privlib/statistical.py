@@ -433,11 +433,6 @@ def _lse(x: NDArray[np.float64]) -> float:
     return float(top + np.log(np.exp(x - top).sum()))
 
 
-def _noise_delta_plus(eps: float, n: int, p: float, scale: float, noise: str) -> float:
-    """``H_{e^eps}(mu_+ || mu_-)`` of the noisy fraction at one epsilon (see :func:`_noise_deltas_plus`)."""
-    return float(_noise_deltas_plus(np.array([eps]), n, p, scale, noise)[0])
-
-
 def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float, noise: str) -> NDArray[np.float64]:
     """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction at each epsilon: the optimal event is
     ``[t*, inf)`` where the log-likelihood ratio of the two mixtures crosses eps (it is

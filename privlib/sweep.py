@@ -556,9 +556,13 @@ def _sweep_locked(path: Path, points: list[dict[str, Any]], out_dir: Path, jobs:
 
         bar = tqdm(total=len(todo), desc=f"sweep {path.stem}", unit="run", file=sys.stderr, disable=not progress)
 
+        failed = 0
+
         def on_record(record: dict[str, Any]) -> None:
+            nonlocal failed
+            failed += record["status"] == "failed"
             bar.update(1)
-            bar.set_postfix(failed=sum(r["status"] == "failed" for r in records.values()))
+            bar.set_postfix(failed=failed)
 
         try:
             records.update(_execute(todo, path, out_dir, jobs or os.cpu_count() or 1, client, timeout, stop, on_record))

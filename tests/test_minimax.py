@@ -398,3 +398,8 @@ def test_optimal_bins_is_the_integer_minimum():
         top = min(20_000, int(3 * n ** (1 / d)))
         every = mm.histogram_risk_exact(cdf, 1 + a * a / 2, n, np.arange(1.0, top + 1), alpha, d)
         assert m == int(np.argmin(every)) + 1 and risk == pytest.approx(every.min(), rel=1e-12)
+
+
+def test_dp_delta_refuses_an_infinite_epsilon_naming_it():
+    with pytest.raises(ValueError, match="eps must be finite"):
+        mm.dp_delta(mm.geometric_count_channel(3, 1.0), [0.5, np.inf])

@@ -305,3 +305,30 @@ def test_decayed_running_sum_against_mpmath(t):
     got = _decayed_log_cumsum(x, t)
     assert (got[:7] == -np.inf).all()
     assert np.max(np.abs(got[7:] - np.array(ref[7:]))) < 1e-12
+
+
+def test_kl_is_infinite_without_domination_even_where_the_mass_underflows():
+    # half-subsampling of 1200 records: some outputs have probability below the smallest double for
+    # one neighbour and 0 for the other; KL is +inf (no domination), never NaN or a finite value
+    channel = notions.subsampled_count(1200, 600)
+    assert notions.kl_level(channel) == np.inf
+    assert notions.all_notions(channel, notions.iid_model(1200, 0.3), gamma=None)["kl_level"] == np.inf
+    tiny = notions.FiniteChannel.from_log([[0.0, -800.0], [0.0, -np.inf]], 2, 1)
+    assert notions.kl_level(tiny) == np.inf
+
+
+def test_beta_binomial_weights_keep_their_digits_at_large_a_and_b():
+    import mpmath
+
+    mpmath.mp.dps = 40
+    n, a, b = 100, 1e9, 2e9
+    model = notions.beta_binomial_model(n, a, b)
+    exact = [float(mpmath.log(mpmath.beta(a + k, b + n - k) / mpmath.beta(a, b))) for k in range(n + 1)]
+    np.testing.assert_allclose(model.log_weights, exact, rtol=1e-12, atol=1e-10)
+
+
+def test_dp_delta_at_epsilon_zero_keeps_differences_far_below_rounding_of_the_masses():
+    # randomized response at eps = 1e-14: delta(0) is the TV distance, about 5e-15, far below the masses' rounding
+    channel = notions.randomized_response(1, 1e-14)
+    tv = notions.tv_level(channel)
+    assert tv > 0 and notions.dp_delta(channel, 0.0) == pytest.approx(tv, rel=1e-12)

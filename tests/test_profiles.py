@@ -135,3 +135,11 @@ def test_hockey_stick_does_not_depend_on_the_other_epsilons_of_the_grid():
     grid = np.linspace(-1.0, 4.0, 50)
     alone = np.array([float(profiles.hockey_stick(p, q, e)) for e in grid])
     np.testing.assert_allclose(profiles.hockey_stick(p, q, grid), alone, rtol=1e-12, atol=1e-300)
+
+
+def test_epsilon_for_delta_finds_the_start_of_a_flat_curve_up_to_epsilon_max():
+    # the curve reaches 0 at 1.2 and stays there; epsilon_max = 1.5 is not a power of two
+    assert profiles.epsilon_for_delta(lambda e: max(0.0, 1.2 - e), 0.0, epsilon_max=1.5) == pytest.approx(1.2, abs=1e-9)
+    assert profiles.epsilon_for_delta(lambda e: profiles.laplace_delta(e, 1.0), 0.0) == pytest.approx(1.0, abs=1e-9)
+    with pytest.raises(ValueError, match="no epsilon <= epsilon_max"):
+        profiles.epsilon_for_delta(lambda e: max(0.0, 1.6 - e), 0.0, epsilon_max=1.5)

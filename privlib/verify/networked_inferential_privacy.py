@@ -186,20 +186,20 @@ def lemma_3_2(seed: int = 2, trials: int = 40) -> Evidence:
         else:
             mu = affiliation.ising_prior(3, [(0, 1), (1, 2)], rng.choice([-1, 1]) * 10.0 ** rng.uniform(-5, -2), 0.3)
         measures.append(mu)
-    worst_accepted = []
+    product_of_means, mean_of_product = [], []  # E[f] E[g] <= E[fg] E[1] (E[1] = 1) for every pair of up-sets
     for mu in measures:
         if affiliation.is_affiliated(mu):
             mean = ups @ mu
-            cov = (ups * mu) @ ups.T - np.outer(mean, mean)  # E[fg] E[1] - E[f] E[g], E[1] = 1
-            worst_accepted.append(cov.min())
+            product_of_means.append(np.outer(mean, mean).ravel())
+            mean_of_product.append(((ups * mu) @ ups.T).ravel())
     pairs_ok, rejected = [], 0
     for k in range(trials):
         mu = rng.dirichlet(np.ones(4)) if k % 2 else affiliation.ising_prior(2, [(0, 1)], rng.normal(0, 10.0 ** rng.uniform(-6, 0)))
         truth = mu[3] - (mu[1] + mu[3]) * (mu[2] + mu[3]) >= -1e-12  # Cov(x_0, x_1) >= 0: FKG for f = x_0, g = x_1
         pairs_ok.append(bool(affiliation.is_affiliated(mu)) == bool(truth))
         rejected += not truth
-    return all_of(at_most(-np.array(worst_accepted), np.zeros(len(worst_accepted)), atol=1e-12,
-                          detail=f"minus the smallest covariance over up-set pairs, {len(worst_accepted)} accepted measures"),
+    return all_of(at_most(np.concatenate(product_of_means), np.concatenate(mean_of_product), atol=1e-12,
+                          detail=f"E[f] E[g] <= E[fg] for every pair of up-sets, {len(product_of_means)} accepted measures"),
                   holds(all(pairs_ok) and 0 < rejected < trials, observed=sum(pairs_ok), reference=trials,
                         detail="two-record measures on which is_affiliated decides correctly"))
 
@@ -522,16 +522,28 @@ def _influence_instances(rng: np.random.Generator, trials: int) -> list[tuple[np
 
 @claim("003/thm-4-2", item="Theorem 4.2, eq. (12)", checks=("affiliation.influence_matrix",),
        statement="If the influence matrix has spectral norm below 1, every mechanism satisfies $\\nu_i \\le 2 \\sum_j [(I - \\Gamma)^{-1}]_{ij} \\varepsilon_j$, affiliated or not.",
-       method="a plain LP over every $\\varepsilon$-DP mechanism (the worst case) against theorem_4_2_bound with influence_matrix, on Ising paths whose far end carries a large $\\varepsilon$ and the near records a tiny one (where the resolvent matters) and random mixed-sign Ising priors (5 records)")
+       method="the bound against its Neumann series $2\\sum_k \\Gamma^k\\varepsilon$ summed term by term (its constants), and a plain LP over every $\\varepsilon$-DP mechanism (the worst case) against theorem_4_2_bound with influence_matrix (its validity), on Ising paths whose far end carries a large $\\varepsilon$ and the near records a tiny one (where the resolvent matters) and random mixed-sign Ising priors (5 records)")
 def thm_4_2(seed: int = 6, trials: int = 8) -> Evidence:
     rng = np.random.default_rng(seed)
-    worst, bound = [], []
+    worst, bound, series = [], [], []
     for prior, eps in _influence_instances(rng, trials):
-        b = affiliation.theorem_4_2_bound(affiliation.influence_matrix(prior), eps)
+        gamma = affiliation.influence_matrix(prior)
+        b = affiliation.theorem_4_2_bound(gamma, eps)
+        term, total = eps.copy(), eps.copy()
+        while np.abs(term).max() > 1e-18 * total.max():  # sum_k Gamma^k eps, term by term
+            term = gamma @ term
+            total += term
         for i in range(eps.size):
             worst.append(_reference_worst_case(prior, eps, i))
             bound.append(b[i])
-    return at_most(worst, bound, atol=1e-9)
+        series += list(2 * total)
+    return all_of(at_most(worst, bound, atol=1e-9, detail="LP worst case <= the bound (validity)"),
+                  close(bound, series, rtol=1e-10, detail="the bound against 2 sum_k Gamma^k eps summed term by term (its constants)"))
+
+
+@thm_4_2.mutant("affiliation.theorem_4_2_bound", "factor 2 dropped")
+def _(theorem_4_2_bound):
+    return lambda gamma, eps: theorem_4_2_bound(gamma, eps) / 2.0
 
 
 @thm_4_2.mutant("affiliation.theorem_4_2_bound", "Gamma dropped (the independent-records bound 2 eps_i)")
@@ -546,12 +558,13 @@ def _(theorem_4_2_bound):
 
 @claim("003/thm-4-2-row-sum", item="Theorem 4.2 (row-sum corollary and policy rule)",
        statement="If every row of the influence matrix sums to at most $\\delta < 1$, every mechanism has $\\nu_i \\le 2\\max_j\\varepsilon_j/(1 - \\delta)$; so mandating $\\varepsilon = \\nu(1-\\delta)/2$ guarantees $\\nu$.",
-       method="a plain LP over every $\\varepsilon$-DP mechanism against row_sum_bound, and the LP worst case at the uniform $\\varepsilon$ = policy_epsilon$(\\nu, \\delta)$ against $\\nu$, on strongly coupled Ising cycles, complete graphs, stars and paths of 4-6 records whose row sums $\\delta$ are 0.8-0.93")
+       method="a plain LP over every $\\varepsilon$-DP mechanism against row_sum_bound, and the LP worst case at the uniform $\\varepsilon$ = policy_epsilon$(\\nu, \\delta)$ against $\\nu$, on strongly coupled Ising cycles, complete graphs, stars and paths of 4-6 records whose largest row sums $\\delta$ are 0.87-0.99 (these show the bounds valid, not their constants); on the cycle, where every row sums to exactly $\\delta$, the corollary is attained by eq. (12): both constants against $2[\\Phi\\varepsilon]_i$ with $\\Phi = \\sum_k \\Gamma^k$ summed term by term")
 def thm_4_2_row_sum(nu: float = 1.0) -> Evidence:
     worst, bound, policy_worst, targets = [], [], [], []
     complete = [(a, b) for a, b in itertools.combinations(range(5), 2)]
     graphs = [(6, [(j, (j + 1) % 6) for j in range(6)], 0.35), (5, complete, 0.15), (4, complete[:3] + complete[4:6], 0.2),
               (5, [(0, j) for j in range(1, 5)], 0.15), (4, [(0, 1), (1, 2), (2, 3)], 0.35)]
+    attained, resolvent = [], []
     for n, edges, beta in graphs:
         prior = affiliation.ising_prior(n, [e for e in edges if max(e) < n], beta, 0.1)
         gamma = affiliation.influence_matrix(prior)
@@ -559,18 +572,42 @@ def thm_4_2_row_sum(nu: float = 1.0) -> Evidence:
         eps = np.full(n, 0.4)
         b = affiliation.row_sum_bound(gamma, eps)
         eps_policy = float(affiliation.policy_epsilon(nu, delta))
+        if len(edges) == n == 6:  # the cycle: every row sums to delta, so 2 [Phi eps]_i = 2 eps / (1 - delta)
+            phi, term = np.eye(n), np.eye(n)
+            while term.max() > 1e-18:  # Neumann series of (I - Gamma)^-1, term by term
+                term = term @ gamma
+                phi += term
+            attained += [b, nu]
+            resolvent += [2 * (phi @ eps).max(), 2 * (phi @ np.full(n, eps_policy)).max()]
         for i in range(n):
             worst.append(_reference_worst_case(prior, eps, i))
             bound.append(b)
             policy_worst.append(_reference_worst_case(prior, eps_policy, i))
             targets.append(nu)
     return all_of(at_most(worst, bound, atol=1e-9, detail="worst case <= 2 max eps / (1 - delta)"),
-                  at_most(policy_worst, targets, atol=1e-9, detail="worst case at the policy's eps <= nu"))
+                  at_most(policy_worst, targets, atol=1e-9, detail="worst case at the policy's eps <= nu"),
+                  close(attained, resolvent, rtol=1e-10,
+                        detail="regular cycle: the bound, and nu at the policy's eps, against eq. (12) by the Neumann series"))
 
 
 @thm_4_2_row_sum.mutant("affiliation.row_sum_bound", "(1 - delta) in place of 1 / (1 - delta)")
 def _(row_sum_bound):
     return lambda gamma, eps: 2.0 * float(np.max(eps)) * (1.0 - np.asarray(gamma).sum(axis=1).max())
+
+
+@thm_4_2_row_sum.mutant("affiliation.row_sum_bound", "factor 2 dropped: max eps / (1 - delta)")
+def _(row_sum_bound):
+    return lambda gamma, eps: row_sum_bound(gamma, eps) / 2.0
+
+
+@thm_4_2_row_sum.mutant("affiliation.row_sum_bound", "delta ignored: 2 max eps")
+def _(row_sum_bound):
+    return lambda gamma, eps: 2.0 * float(np.max(eps))
+
+
+@thm_4_2_row_sum.mutant("affiliation.policy_epsilon", "eps = nu (1 - delta), the factor 1/2 dropped")
+def _(policy_epsilon):
+    return lambda nu, delta: 2.0 * policy_epsilon(nu, delta)
 
 
 @thm_4_2_row_sum.mutant("affiliation.policy_epsilon", "eps = nu (1 + delta) / 2 (sign of delta)")

@@ -807,7 +807,7 @@ def _dp_bound_brute(n: int, d: int, alpha: float, delta: float, k: float, r: flo
 
 @claim("002/prop4-dp-mean", item="Proposition 4 and (16)",
        statement="Under $(\\alpha, \\delta)$-DP, mean estimation in $d$ dimensions costs at least $\\max_p \\frac{r^2}{16} p^{2(k-1)/k} [\\text{Theorem 3's bracket with } |\\mathcal V| = 2^d]_+$ (constant derived here), of order $r^2 \\min\\{1, (\\min\\{d, \\log(1/\\delta)\\}/(n\\alpha))^{2(k-1)/k}\\}$; the packing of the unit ball at separation 1/2 has at least $2^d$ points.",
-       method="greedy 1/2-packings of random points in the unit ball for $d \\le 5$; privlib's bound against a brute force over every integer $k'$ and 2001 values of $p$ ($\\delta = 0$ and $\\delta > 0$; the maxima over $p$ agree to 0.1%); the bound below the exact worst two-point risk of the Laplace estimator ($\\alpha$-DP) and of the Gaussian one ($(\\alpha, \\delta)$-DP) (a valid but loose comparison: the risks are 20 to 40 times larger)",
+       method="greedy 1/2-packings of random points in the unit ball for $d \\le 5$; privlib's bound against a brute force over every integer $k'$ and 2001 values of $p$ ($\\delta = 0$ and $\\delta > 0$; the maxima over $p$ agree to 0.01%, the grid's resolution); the bound below the exact worst two-point risk of the Laplace estimator ($\\alpha$-DP) and of the Gaussian one ($(\\alpha, \\delta)$-DP) (a valid but loose comparison: the risks are 20 to 40 times larger)",
        checks=("minimax.lower_bound_dp_mean",))
 def prop4_dp_mean(seed: int = 8, alpha: float = 0.5) -> Evidence:
     rng = np.random.default_rng(seed)
@@ -835,7 +835,7 @@ def prop4_dp_mean(seed: int = 8, alpha: float = 0.5) -> Evidence:
         lhs.append(mm.lower_bound_dp_mean(n, d, alpha, 1e-6, 1.0, k))
         rhs.append(np.minimum(mm.worst_two_point_risk(1.0, k, n, d, alpha, "gauss", 1e-6)[0], 1.0))
     return all_of(packing_sizes,
-                  close(ours, brute, rtol=1e-3, detail="privlib's bound against the brute force over k' and p"),
+                  close(ours, brute, rtol=1e-4, detail="privlib's bound against the brute force over k' and p"),
                   at_most(np.concatenate(lhs).ravel(), np.concatenate(rhs).ravel(), detail="bound below the estimators' risk"))
 
 
@@ -948,7 +948,7 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
                             epsabs=1e-16, epsrel=1e-10)
     c = mm.noise_coefficient("laplace", n, d, alpha)
     b = T * np.sqrt(c / (2 * d))
-    ratios = []
+    log_ratio_max, allowed = [], []
     for _ in range(500):
         x = rng.normal(size=(n, d)) * rng.uniform(0.1, 3)
         y = x.copy()
@@ -958,10 +958,11 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
         zs = rng.normal(size=(50, d)) * 3 * b + mx
         log_ratio = (np.abs(zs - my).sum(1) - np.abs(zs - mx).sum(1)) / b
         rho = np.abs(mm.project_l2_ball(x, T) - mm.project_l2_ball(y, T)).sum() / (2 * T * np.sqrt(d))
-        ratios.append(log_ratio.max() - alpha * rho)
+        log_ratio_max.append(log_ratio.max())
+        allowed.append(alpha * rho)
     return all_of(at_most(kl, alpha, atol=1e-12, detail="KL of the Gaussian (i) within alpha"),
                   at_most(dlt, delta, atol=1e-12, detail="delta*(alpha) of the Gaussian (ii) within delta"),
-                  at_most(max(ratios), 0.0, atol=1e-12, detail="Laplace log-ratio within alpha rho (smooth DP)"))
+                  at_most(log_ratio_max, allowed, atol=1e-12, detail="Laplace log-ratio within alpha rho (smooth DP)"))
 
 
 @prop6_privacy.mutant("minimax.noise_coefficient", "KL variance d T^2/(n^2 alpha): sensitivity T/n instead of 2T/n")

@@ -445,10 +445,11 @@ def erratum_e5_e6(n: int = 120, pi: float = 0.3) -> Evidence:
         plus, minus = statistical.theorem_deltas(eps, n, n, pi)
         observed += [float(plus), float(minus)]
         reference += list(_exact_theorem_sums(eps, n, n, pi))
-        printed.append(float(statistical.theorem_deltas(eps, n, n, pi, printed=True)[0]))
+        if eps <= 2.0:  # at eps = 20 the printed sum is within 1e-11 of 0, where its sign is rounding
+            printed.append(float(statistical.theorem_deltas(eps, n, n, pi, printed=True)[0]))
     return all_of(close(observed, reference, rtol=1e-10, atol=0.0, detail="corrected delta_+ and delta_- = definition"),
-                  at_most(printed, np.zeros(len(printed)), atol=0.0,
-                          detail="the printed threshold's delta_+ is negative"))
+                  at_most(printed, np.full(len(printed), -1e-5), atol=0.0,
+                          detail="the printed threshold's delta_+ is negative (below -1e-5) for eps <= 2"))
 
 
 @erratum_e5_e6.mutant("statistical.theorem_thresholds", "the printed threshold (parentheses lost)")
