@@ -561,7 +561,7 @@ def parity_biased_privacy(k: int, m: int, epsilon: ArrayLike) -> NDArray[np.floa
     mechanism (formula (6)) on the parity prior of k blocks of m bits,
     ``eps + 2 k artanh(tanh(eps / 2)^m)`` (eq. (18) divided, logged): ``eps + O(k eps^m)``, while
     the paper's parity mechanism reaches ``k eps`` and the worst case over all mechanisms is
-    ``(k + 1) eps`` (reconstructed: the seed text lost the formulas)."""
+    ``(k + 1) eps`` (reconstructed: the text we work from lost the formulas)."""
     k = v.integer("k", k, low=1)
     m = v.integer("m", m, low=2)
     eps = v.nonnegative("epsilon", epsilon)
@@ -757,7 +757,7 @@ def tree_spontaneous_privacy(degree: int, beta: float) -> float:
 
 
 def tree_enforceability_bound(degree: int, beta: float, epsilon: ArrayLike) -> NDArray[np.float64]:
-    """Theorem A.2 part 1 (quantitative, reconstructed: the seed text breaks off in it): on trees
+    """Theorem A.2 part 1 (quantitative, reconstructed: the text we work from breaks off in it): on trees
     of maximum degree D with ``(D - 1) tanh(beta) = 1 - delta < 1``, every eps-DP mechanism has
     ``nu <= (1 + tanh(beta)) eps / delta`` (from ``u(H) <= tanh(beta) H``), so a regulator enforces
     any nu by mandating ``eps = nu delta / (1 + tanh beta)``; tight as eps -> 0."""
@@ -877,7 +877,7 @@ def coupling_at_row_sum(d: int, delta: float) -> float:
 
 
 def log_expectation_shift_bound(gamma: ArrayLike, epsilon: ArrayLike, f: ArrayLike) -> float:
-    """Eq. (13) of the proof of Theorem 4.2 (reconstructed: the seed lost the formula): for a
+    """Eq. (13) of the proof of Theorem 4.2 (reconstructed: the text we work from lost the formula): for a
     positive function f of the database and the posterior ``pi_hat = pi( . | M(x) in S)`` of any
     mechanism with DP parameters eps_j,
     ``|log pi_hat(f) - log pi(f)| <= sum_{k,j} rho_k(f) [(I - Gamma)^-1]_kj eps_j``,

@@ -24,8 +24,9 @@ Kinds of claim:
 ``illustrated``
     a qualitative statement, shown by an example rather than proved numerically;
 ``erratum``
-    the printed statement is wrong: the check confirms the *correction* (and the record's
-    ``detail`` says what was printed and what holds instead).
+    the paper's statement (as printed, or as reconstructed where the text lost it) is wrong:
+    the check confirms the *correction* (and the record's ``detail`` says what the paper states
+    and what holds instead).
 
 A record's status is its kind when the check passes and ``FAILED`` otherwise.
 

@@ -621,7 +621,7 @@ def _(policy_epsilon):
 
 
 @claim("003/eq-13", item="Theorem 4.2, eq. (13) (proof sketch, reconstructed)",
-       statement="For a positive $f$ with multiplicative Lipschitz constants $\\rho_k(f)$ and the posterior $\\hat\\pi = \\pi(\\cdot \\mid M(x) \\in S)$ of any mechanism: $|\\log \\hat\\pi(f) - \\log \\pi(f)| \\le \\sum_{k,j} \\rho_k(f)\\,[(I - \\Gamma)^{-1}]_{kj}\\,\\varepsilon_j$ (formula reconstructed: the seed lost it).",
+       statement="For a positive $f$ with multiplicative Lipschitz constants $\\rho_k(f)$ and the posterior $\\hat\\pi = \\pi(\\cdot \\mid M(x) \\in S)$ of any mechanism: $|\\log \\hat\\pi(f) - \\log \\pi(f)| \\le \\sum_{k,j} \\rho_k(f)\\,[(I - \\Gamma)^{-1}]_{kj}\\,\\varepsilon_j$ (formula reconstructed: the text we work from lost it).",
        method="the largest and smallest $\\hat\\pi(f)$ over every $\\varepsilon$-DP mechanism by a plain LP, against log_expectation_shift_bound, for $f = e^{c x_0}$ and random positive $f$ on Ising paths with $\\varepsilon$ concentrated away from the records $f$ depends on, and on random mixed priors (4 records)")
 def eq_13(seed: int = 8, trials: int = 10) -> Evidence:
     rng = np.random.default_rng(seed)
@@ -818,7 +818,7 @@ def _(beta_binomial_log_weights):
 
 @claim("003/erratum-thm-4-2-tightness", item="Theorem 4.2 (tightness remark)", kind="erratum",
        checks=("affiliation.influence_matrix", "affiliation.ising_influence"),
-       statement="The remark after Theorem 4.2 takes the influences of the Ising model on a complete $d$-ary tree to be $\\beta$ on every edge (reconstructed: the formula is lost in the seed), so that row sums $\\delta \\to 1$ give $\\nu = \\Omega(\\varepsilon/(1 - \\delta))$, matching the bound. The exact influence (Definition 4.1) at an internal node is $\\tfrac12[\\log(1 + e^{2\\beta(d+1)}) - \\log(1 + e^{2\\beta(d-1)})] > \\beta$: the row sums reach 1 while $d\\tanh\\beta < 0.64$, and the exact worst case over all trees of maximum degree $d + 1$ stays below $2.8\\varepsilon$ as $\\delta \\to 1$, while the bound $2\\varepsilon/(1 - \\delta)$ diverges.",
+       statement="The remark after Theorem 4.2 takes the influences of the Ising model on a complete $d$-ary tree to be $\\beta$ on every edge (reconstructed: the formula is lost in the text we work from), so that row sums $\\delta \\to 1$ give $\\nu = \\Omega(\\varepsilon/(1 - \\delta))$, matching the bound. The exact influence (Definition 4.1) at an internal node is $\\tfrac12[\\log(1 + e^{2\\beta(d+1)}) - \\log(1 + e^{2\\beta(d-1)})] > \\beta$: the row sums reach 1 while $d\\tanh\\beta < 0.64$, and the exact worst case over all trees of maximum degree $d + 1$ stays below $2.8\\varepsilon$ as $\\delta \\to 1$, while the bound $2\\varepsilon/(1 - \\delta)$ diverges.",
        method="influence_matrix by enumeration of the 15-node binary tree at the coupling coupling_at_row_sum(2, 0.99) (row sum and internal influence against ising_influence); formula (6) there by enumeration of all $2^{15}$ databases against the sup; regular_tree_sup against the fixed point solved in 40-digit arithmetic for $d$ = 2, 3, 10, 100, $10^4$, $\\delta = 1 - 10^{-k}$ ($k$ = 1..4) and four $\\varepsilon$; the largest 40-digit $\\nu/\\varepsilon$ against 2.8")
 def erratum_thm_4_2_tightness(epsilon: float = 0.01) -> Evidence:
     parents = affiliation.complete_tree_parents(2, 3)
@@ -929,7 +929,7 @@ def _(tree_spontaneous_privacy):
 
 
 @claim("003/thm-a-2-bound", item="Theorem A.2 part 1 (quantitative bound)",
-       statement="If $(D-1)\\tanh\\beta = 1 - \\delta < 1$, then $\\nu_F(\\varepsilon) \\le (1 + \\tanh\\beta)\\,\\varepsilon/\\delta$ for every $\\varepsilon$ (constant reconstructed: the seed breaks off here), tight as $\\varepsilon \\to 0$.",
+       statement="If $(D-1)\\tanh\\beta = 1 - \\delta < 1$, then $\\nu_F(\\varepsilon) \\le (1 + \\tanh\\beta)\\,\\varepsilon/\\delta$ for every $\\varepsilon$ (constant reconstructed: the text we work from breaks off here), tight as $\\varepsilon \\to 0$.",
        method="the sup over trees of maximum degree $D$ solved in 40-digit arithmetic against tree_enforceability_bound, for $D$ = 3, 5, $\\delta$ = 0.5, 0.1, 0.01 and $\\varepsilon$ from $10^{-6}$ to 2; the ratio sup/bound at $\\varepsilon = 10^{-6}$ against 1")
 def thm_a_2_bound() -> Evidence:
     sup, bound, ratio = [], [], []
@@ -955,7 +955,7 @@ def _(tree_enforceability_bound):
 
 
 @claim("003/thm-a-2-lattice", item="Theorem A.2 part 2 (2-D lattice)", kind="illustrated",
-       statement="On finite subgraphs of $\\mathbb Z^2$ with $\\beta$ above $\\beta_c = \\tfrac12\\log(1 + \\sqrt2)$ the worst case is at least $\\log\\frac{1 + m^*}{1 - m^*}$, $m^* = (1 - \\sinh^{-4} 2\\beta)^{1/8}$, for every $\\varepsilon > 0$: no DP level enforces a smaller $\\nu$ (statement reconstructed: the seed text breaks off in this theorem).",
+       statement="On finite subgraphs of $\\mathbb Z^2$ with $\\beta$ above $\\beta_c = \\tfrac12\\log(1 + \\sqrt2)$ the worst case is at least $\\log\\frac{1 + m^*}{1 - m^*}$, $m^* = (1 - \\sinh^{-4} 2\\beta)^{1/8}$, for every $\\varepsilon > 0$: no DP level enforces a smaller $\\nu$ (statement reconstructed: the text we work from breaks off in this theorem).",
        method="onsager_bound against the plus-boundary boxes of lattice_centre_privacy (3x3, 3x4, 4x4), upper bounds on every finite subgraph containing them, down to $\\varepsilon = 10^{-6}$: the bound must lie below each and the boxes must decrease towards it; free 3x3 and 3x4 boxes (members of the family) reach the bound above a threshold $\\varepsilon$ that falls as the box grows. Illustrated: no finite computation reaches the infinite lattice, and a lower bound for $m^*$ is not computed")
 def thm_a_2_lattice(beta: float = 0.6) -> Evidence:
     beta_c = np.log(1 + np.sqrt(2)) / 2
