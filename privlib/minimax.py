@@ -264,9 +264,7 @@ def _canonical_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[ND
     keys = np.round(both, 14)
     order = np.lexsort((keys[..., 1], keys[..., 0]), axis=-1)
     both = np.take_along_axis(both, order[..., None], axis=1)
-    _, first = np.unique(np.round(both, 14).reshape(len(both), -1), axis=0, return_index=True)
-    both = both[np.sort(first)]
-    return both[..., 0], both[..., 1]
+    return notions._distinct_pairs(both[..., 0], both[..., 1])
 
 
 def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> float:

@@ -225,6 +225,7 @@ def _digits(K: int, n: int) -> NDArray[np.int64]:
 
 
 def _distinct_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The distinct rows of ``(p, q)`` (equal to 14 decimals), in their first order."""
     both = np.concatenate([p, q], axis=1)
     _, first = np.unique(np.round(both, 14), axis=0, return_index=True)
     both = both[np.sort(first)]
@@ -790,7 +791,7 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
         blocks = [(p, q) for _, _, p, q in _neighbour_blocks(channel)]
     p = np.concatenate([b[0].reshape(-1, m) for b in blocks])
     q = np.concatenate([b[1].reshape(-1, m) for b in blocks])
-    p, q = _distinct_pairs(p, q)
+    p, q = minimax._canonical_pairs(p, q)  # every level is invariant under relabelling outputs
     return max(minimax.hard_chtp_sup(pi / pi.sum(), qi / qi.sum(), g) for pi, qi in zip(p, q))
 
 

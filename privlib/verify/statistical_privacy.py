@@ -709,7 +709,7 @@ def _(loss):
 
 @claim("004/equal-utility", item="Section 4.4 (equal-utility calibration)",
        statement="Gaussian noise with standard deviation $\\sqrt{UL}$ and Laplace noise with scale $\\sqrt{UL/2}$ have the utility loss $UL$ of subsampling; that Laplace noise is then $(\\varepsilon_L, 0)$-SP with $\\varepsilon_L = \\sqrt{2/(\\pi(1-\\pi))}\\sqrt{\\lambda/(n-m)}$.",
-       method="the variance of each noise density at the scales of `equal_utility_scales` by quadrature, against the utility loss from exact enumeration (n = 7, m = 3); `equal_utility_laplace_epsilon` against the paper's expression (n = 1000, m = 100, pi = 0.3)")
+       method="the variance of each noise density at the scales of `equal_utility_scales` by quadrature, against the utility loss from exact enumeration (n = 7, m = 3); `equal_utility_laplace_epsilon` against the paper's expression (n = 1000, m = 100, pi = 0.3) and, at n = 30, m = 10, against the smallest epsilon at which the calibrated Laplace noise's delta is 0, by adaptive quadrature of the mixture densities (0 at it, positive at 0.999 of it)")
 def equal_utility(n: int = 1000, m: int = 100, pi: float = 0.3) -> Evidence:
     small_n, small_m, small_pi = 7, 3, Fraction(2, 7)
     ul = float(exact_errors(small_n, small_m, small_pi)[0])
@@ -718,9 +718,16 @@ def equal_utility(n: int = 1000, m: int = 100, pi: float = 0.3) -> Evidence:
     var_l = 2 * integrate.quad(lambda x: x * x * np.exp(-x / b) / (2 * b), 0, np.inf)[0]
     lam = m / n
     paper = np.sqrt(2 / (pi * (1 - pi))) * np.sqrt(lam / (n - m))
+    # eps_L is where the calibrated Laplace noise's delta reaches 0 (Lemma 5): quadrature at n = 30
+    q_n, q_m, q_pi = 30, 10, 0.3
+    eps_l = float(statistical.equal_utility_laplace_epsilon(q_n, q_m, q_pi))
+    b_small = float(statistical.equal_utility_scales(q_n, q_m, q_pi)[1])
+    at, below = _quad_delta(eps_l, q_n, q_pi, b_small, "laplace"), _quad_delta(0.999 * eps_l, q_n, q_pi, b_small, "laplace")
     return all_of(close([var_g, var_l], [ul, ul], rtol=1e-9, atol=0.0, detail="noise variances = UL of subsampling"),
                   close(float(statistical.equal_utility_laplace_epsilon(n, m, pi)), paper, rtol=1e-12, atol=0.0,
-                        detail="eps_L = the paper's expression"))
+                        detail="eps_L = the paper's expression"),
+                  close(at, 0.0, atol=1e-10, detail="quadrature: the calibrated Laplace noise's delta at eps_L (n = 30, m = 10)"),
+                  at_most(1e-9, below, atol=0.0, detail="quadrature: its delta at 0.999 eps_L is positive"))
 
 
 @equal_utility.mutant("statistical.equal_utility_scales", "Gaussian standard deviation UL (no square root)")
