@@ -188,3 +188,15 @@ def test_coverage_table_lists_every_claim_and_refuses_unknown_ones():
         claims.coverage("curves", items[:2])
     with pytest.raises(ValueError, match="unknown claims"):
         claims.coverage("curves", [*items, ("x", "curves/nope")])
+
+
+@pytest.mark.parametrize("claim_id, inputs", [
+    ("003/thm-a-2-lattice", {"beta": 1.2}),       # strong coupling: the free box reaches the bound beyond eps = 1
+    ("004/chernoff", {"epsilon": 0.01}),          # small rate: the slope is measured where n * rate >= 25
+    ("notions/counterexamples", {"epsilon": 0.1}),
+    ("001/prop-7", {"seed": 109}),                # a random channel with an output no input produces
+], ids=lambda x: x if isinstance(x, str) else ",".join(f"{k}={v}" for k, v in x.items()))
+def test_claims_hold_at_parameters_a_reader_may_choose(claim_id, inputs):
+    """Claims shown with the reader's parameters keep their thresholds valid away from the defaults."""
+    result = claims.run(claim_id, **inputs)
+    assert result.passed, str(result)
