@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Markdown", "markdown", "num", "percent", "table"]
+__all__ = ["Markdown", "markdown", "num", "percent", "table", "tex"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -52,6 +52,16 @@ def markdown(text: str) -> Markdown:
 def num(x: Any, digits: int = 4) -> str:
     """``x`` with ``digits`` significant digits (integers in full, no trailing zeros, no
     exponent between 1e-4 and 1e6); what prose prints for a computed number."""
+    return _formatted(x, digits, latex=False)
+
+
+def tex(x: Any, digits: int = 4) -> str:
+    """:func:`num` for use inside ``$...$`` math: powers of ten as ``10^{-6}`` and
+    ``2.5 \\times 10^{-7}`` instead of Unicode superscripts."""
+    return _formatted(x, digits, latex=True)
+
+
+def _formatted(x: Any, digits: int, latex: bool) -> str:
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 1 <= digits <= 12:
         raise ValueError(f"digits must be an integer in [1, 12], got {digits!r}")
     if isinstance(x, (bool, np.bool_)):
@@ -70,8 +80,9 @@ def num(x: Any, digits: int = 4) -> str:
         if -4 <= e < 6:
             text = f"{x:.{max(digits - 1 - e, 0)}f}"
         else:
-            power = "10" + str(e).translate(_SUPERSCRIPT)
-            return power if mantissa == "1" else f"{mantissa} × {power}"
+            power = f"10^{{{e}}}" if latex else "10" + str(e).translate(_SUPERSCRIPT)
+            times = " \\times " if latex else " × "
+            return power if mantissa == "1" else f"{mantissa}{times}{power}"
     return text
 
 

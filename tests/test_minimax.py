@@ -155,18 +155,24 @@ def test_support_expmech_is_alpha_dp_on_neighbouring_samples():
         assert np.abs(ratio).max() <= 0.7 + 1e-12
 
 
-def test_support_expmech_sampler_follows_its_density():
+def _expmech_draws_against_density(x, alpha, seed):
+    """The support exponential mechanism's density integrated by the trapezoid rule (its total
+    mass, which should be 1) and the KS p-value of 3000 draws against that CDF."""
     from scipy import stats
-    x = 0.3 + np.random.default_rng(5).random(40)
-    n, alpha = 40, 1.0
+    n = len(x)
     k = min(n, int(np.ceil(4 * np.log(n) / alpha)))
     t = np.linspace(0.0, 2.0, 200001)
     dens = np.exp(mm.support_expmech_log_density(t, x, alpha))
     cdf = np.concatenate([[0.0], np.cumsum((dens[1:] + dens[:-1]) / 2 * np.diff(t))])
-    assert cdf[-1] == pytest.approx(1.0, abs=1e-4)
-    rng = np.random.default_rng(6)
+    rng = np.random.default_rng(seed)
     draws = np.array([mm.support_dp_expmech(x, alpha, rng=rng) for _ in range(3000)]) + k / (n + 1)
-    assert stats.kstest(draws, lambda s: np.interp(s, t, cdf)).pvalue > 0.001
+    return cdf[-1], stats.kstest(draws, lambda s: np.interp(s, t, cdf / cdf[-1])).pvalue
+
+
+def test_support_expmech_sampler_follows_its_density():
+    mass, pvalue = _expmech_draws_against_density(0.3 + np.random.default_rng(5).random(40), 1.0, seed=6)
+    assert mass == pytest.approx(1.0, abs=1e-4)
+    assert pvalue > 0.001
 
 
 @settings(max_examples=60, deadline=None)
@@ -348,17 +354,9 @@ def test_chtp_level_is_unchanged_by_merging_relabelled_pairs():
 def test_support_expmech_rejection_path_is_exact(monkeypatch):
     # a window of one rank around k sends many proposals outside it: the draws must still
     # follow the exact density
-    from scipy import stats
     monkeypatch.setattr(mm, "_EXPMECH_WINDOW", 1.0)
-    x = 0.3 + np.random.default_rng(8).random(40)
-    n, alpha = 40, 2.0
-    k = min(n, int(np.ceil(4 * np.log(n) / alpha)))
-    t = np.linspace(0.0, 2.0, 200001)
-    dens = np.exp(mm.support_expmech_log_density(t, x, alpha))
-    cdf = np.concatenate([[0.0], np.cumsum((dens[1:] + dens[:-1]) / 2 * np.diff(t))])
-    rng = np.random.default_rng(9)
-    draws = np.array([mm.support_dp_expmech(x, alpha, rng=rng) for _ in range(3000)]) + k / (n + 1)
-    assert stats.kstest(draws, lambda s: np.interp(s, t, cdf / cdf[-1])).pvalue > 0.001
+    _, pvalue = _expmech_draws_against_density(0.3 + np.random.default_rng(8).random(40), 2.0, seed=9)
+    assert pvalue > 0.001
 
 
 # --- accuracy against mpmath --------------------------------------------------------------------

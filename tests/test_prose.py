@@ -17,6 +17,13 @@ def test_num(x, digits, text):
     assert prose.num(x, digits) == text
 
 
+@pytest.mark.parametrize("x, digits, text", [
+    (1e-6, 4, "10^{-6}"), (2.5e-7, 4, "2.5 \\times 10^{-7}"), (1e6, 1, "10^{6}"), (0.25, 4, "0.25"), (7, 4, "7"),
+])
+def test_tex_writes_powers_of_ten_for_math(x, digits, text):
+    assert prose.tex(x, digits) == text
+
+
 def test_num_rejects_bad_digits():
     with pytest.raises(ValueError, match="digits"):
         prose.num(1.0, 0)
