@@ -936,24 +936,31 @@ def all_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int 
     :data:`NOTIONS`): the DP and statistical-privacy deltas at ``epsilon``, the CHTP level at
     ``gamma`` (None when the channel has more than 16 outputs or ``gamma`` is None)."""
     e = v.scalar("epsilon", epsilon, low=0.0)
-    laws, marg = _log_laws(channel, model, i)
-    chtp = chtp_level(channel, gamma) if gamma is not None and channel.outputs <= MAX_CHTP_OUTPUTS else None
+    values = _model_notions(channel, model, i, e)  # first: it checks the model and i
+    values.update(_channel_notions(channel, e))
+    values["chtp_level"] = chtp_level(channel, gamma) if gamma is not None and channel.outputs <= MAX_CHTP_OUTPUTS else None
+    return {key: values[key] for key in NOTIONS}
+
+
+def _channel_notions(channel: FiniteChannel | CountChannel, e: float) -> dict[str, float]:
+    """The notions of the channel alone (every neighbouring pair, one pass over the blocks)."""
     dp_eps = dp_del = tv = kl = 0.0
     for lp, lq, p, q in _neighbour_blocks(channel):
         dp_eps = max(dp_eps, float(_log_ratio(lp, lq).max()))
         dp_del = max(dp_del, float(profiles._hockey_rows(p, q, e).max()))
         tv = max(tv, float(_tv(p, q).max()))
         kl = max(kl, float(_kl(lp, lq, p).max()))
+    return {"dp_epsilon": dp_eps, "dp_delta": min(dp_del, 1.0), "tv_level": tv, "kl_level": kl}
+
+
+def _model_notions(channel: FiniteChannel | CountChannel, model: DataModel, i: int, e: float) -> dict[str, float]:
+    """The notions of record ``i`` under the data model (from its two conditional output laws)."""
+    laws, marg = _log_laws(channel, model, i)
     return {
-        "dp_epsilon": dp_eps,
-        "dp_delta": min(dp_del, 1.0),
         "inferential_privacy": _max_log_ratio(laws, _present(marg)),
         "pml_sup": float(_pml_of(laws, marg).max()),
         "maximal_leakage": _maximal_leakage_of(laws, marg),
         "statistical_delta": float(_statistical_delta_of(laws, marg, np.asarray(e))),
-        "tv_level": tv,
-        "kl_level": kl,
-        "chtp_level": chtp,
     }
 
 
@@ -993,6 +1000,9 @@ def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: Arra
     """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
     ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out)."""
     rhos = v.probability("rho", rho)
-    rows = [all_notions(channel, mixture_model(channel.n, p, float(r)), i, epsilon=epsilon, gamma=None)
-            for r in rhos.ravel()]
+    e = v.scalar("epsilon", epsilon, low=0.0)
+    models = [mixture_model(channel.n, p, float(r)) for r in rhos.ravel()]
+    rows = [_model_notions(channel, model, i, e) for model in models]
+    fixed = _channel_notions(channel, e)  # the same for every rho
+    rows = [{**row, **fixed} for row in rows]
     return {key: np.array([row[key] for row in rows]).reshape(rhos.shape) for key in NOTIONS if key != "chtp_level"}
