@@ -63,7 +63,7 @@ def interrupt_seconds(work: Path) -> float:
     (project / "_config.yml").write_text("title: bench\n")
     _notebook(project / "notebooks" / "pause.ipynb", "import time\ntime.sleep(pause)")
     env = {**os.environ, "PRIVBOOK_ROOT": str(project)}
-    proc = subprocess.Popen([sys.executable, "-m", "privlib.cli", "sweep", "pause", "--grid", "seed=1,2,3,4",
+    proc = subprocess.Popen([sys.executable, "-m", "privlib.batch.cli", "sweep", "pause", "--grid", "seed=1,2,3,4",
                              "--grid", "pause=120", "-j", "2", "-q"], cwd=project, env=env, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = project / "runs" / "pause"

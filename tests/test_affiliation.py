@@ -1,4 +1,4 @@
-"""privlib.affiliation: anchor values, brute force against the fast paths, properties, bad input."""
+"""privlib.papers.affiliation: anchor values, brute force against the fast paths, properties, bad input."""
 
 import numpy as np
 import pytest

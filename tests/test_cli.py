@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _privbook(*args, cwd=ROOT, env=None):
-    return subprocess.run([sys.executable, "-m", "privlib.cli", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "privlib.batch.cli", *args], cwd=cwd, capture_output=True,
                           text=True, env={**os.environ, **(env or {})}, timeout=600)
 
 

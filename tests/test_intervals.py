@@ -1,4 +1,4 @@
-"""privlib.intervals: the spec's hand values, the integer/interval readings, properties, bad input."""
+"""privlib.papers.intervals: the spec's hand values, the integer/interval readings, properties, bad input."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""privlib.leakage: definitions against direct computations, hand values, properties, bad input."""
+"""privlib.papers.leakage: definitions against direct computations, hand values, properties, bad input."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""privlib.minimax: hand-derived anchors, properties on random inputs, bad input."""
+"""privlib.papers.minimax: hand-derived anchors, properties on random inputs, bad input."""
 
 import itertools
 
@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from privlib import minimax as mm
 from privlib import profiles
+from privlib.core import chtp
 
 pmfs = st.integers(2, 5).flatmap(
     lambda m: st.tuples(*[st.lists(st.floats(0.01, 1.0), min_size=m, max_size=m)] * 2)).map(
@@ -337,10 +338,10 @@ def test_soft_chtp_gradient_matches_finite_differences():
     rng = np.random.default_rng(7)
     p, q = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
     w = rng.uniform(0.2, 0.9, 4)
-    tv, grad = mm._conditional_tv_and_gradient(p, q, w)
+    tv, grad = chtp._conditional_tv_and_gradient(p, q, w)
     h = 1e-7
-    fd = [(mm._conditional_tv(p, q, w + h * e) - mm._conditional_tv(p, q, w - h * e)) / (2 * h) for e in np.eye(4)]
-    assert tv == pytest.approx(float(mm._conditional_tv(p, q, w)))
+    fd = [(chtp._conditional_tv(p, q, w + h * e) - chtp._conditional_tv(p, q, w - h * e)) / (2 * h) for e in np.eye(4)]
+    assert tv == pytest.approx(float(chtp._conditional_tv(p, q, w)))
     assert grad == pytest.approx(fd, abs=1e-6)
 
 

@@ -58,7 +58,7 @@ def test_committed_with_outputs_and_without_errors(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_no_committed_output_shows_a_failed_claim(path):
     """The book never shows a FAILED claim: a chapter's claims pass at its default parameters."""
-    from privlib.results import CLAIM_MIME
+    from privlib.book.results import CLAIM_MIME
 
     cells = _code_cells(path)
     shown = [o["data"][CLAIM_MIME] for c in cells for o in c.get("outputs", []) if CLAIM_MIME in o.get("data", {})]

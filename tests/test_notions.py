@@ -1,4 +1,4 @@
-"""privlib.notions: hand-derived anchors, the three representations of a count mechanism agree,
+"""privlib.core.notions: hand-derived anchors, the three representations of a count mechanism agree,
 the core agrees with each paper module's own function for the same quantity, bad input."""
 
 import itertools
@@ -291,7 +291,7 @@ def test_decayed_running_sum_against_mpmath(t):
     S(y) = e^-t S(y-1) + e^x[y] in 40-digit arithmetic (absolute error of the logs)."""
     import mpmath
 
-    from privlib.notions import _decayed_log_cumsum
+    from privlib.core.notions import _decayed_log_cumsum
 
     mpmath.mp.dps = 40
     rng = np.random.default_rng(1)

@@ -1,4 +1,4 @@
-"""privlib.profiles against dp-accounting (an independent implementation) and scipy quadrature,
+"""privlib.core.profiles against dp-accounting (an independent implementation) and scipy quadrature,
 plus property tests of the curves' shape."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""privlib.prose: numbers as prose prints them, Markdown outputs."""
+"""privlib.book.prose: numbers as prose prints them, Markdown outputs."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""privlib.pufferfish: hand-derived values, consistency of the equivalent forms, properties of the
+"""privlib.papers.pufferfish: hand-derived values, consistency of the equivalent forms, properties of the
 two metrics, bad input; the chapter's Pufferfish claims are registered (tests/test_claims.py runs
 every registered claim)."""
 

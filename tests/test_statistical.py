@@ -1,4 +1,4 @@
-"""privlib.statistical: hand values from the paper and its spec, symmetry and floors, properties,
+"""privlib.papers.statistical: hand values from the paper and its spec, symmetry and floors, properties,
 bad input."""
 
 import numpy as np

@@ -37,13 +37,13 @@ def _env(root, tmpdir=None):
 
 
 def _privbook(root, *args, timeout=300, tmpdir=None):
-    return subprocess.run([sys.executable, "-m", "privlib.cli", *args], cwd=root, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "privlib.batch.cli", *args], cwd=root, capture_output=True, text=True,
                           env=_env(root, tmpdir), timeout=timeout)
 
 
 def _start(root, *args, tmpdir=None):
     """Start privbook in its own process group (as a shell starts a foreground job)."""
-    return subprocess.Popen([sys.executable, "-m", "privlib.cli", *args], cwd=root, env=_env(root, tmpdir),
+    return subprocess.Popen([sys.executable, "-m", "privlib.batch.cli", *args], cwd=root, env=_env(root, tmpdir),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

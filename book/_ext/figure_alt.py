@@ -1,6 +1,6 @@
 """Sphinx extension: give notebook figures their alt text.
 
-``privlib.plotting`` displays each figure with ``{"image/png": {"alt": ...}}`` in the output's
+``privlib.book.plotting`` displays each figure with ``{"image/png": {"alt": ...}}`` in the output's
 metadata (the figure's title and axis labels). MyST-NB keeps only width and height from that
 metadata, so this extension copies ``alt`` onto the rendered image node as well.
 """

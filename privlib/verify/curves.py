@@ -8,8 +8,8 @@ import itertools
 import numpy as np
 from scipy import integrate, special
 
-from privlib import mechanisms, profiles
-from privlib.claims import Evidence, all_of, at_most, claim, close
+from privlib.core import mechanisms, profiles
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close
 
 
 def _quad_hockey_stick(logp, logq, epsilon: float, kink: float) -> float:

@@ -11,8 +11,9 @@ from fractions import Fraction
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from privlib import intervals, mechanisms, pufferfish
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import intervals, pufferfish
+from privlib.core import mechanisms
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 
 def _events_d_mult(mu: np.ndarray, nu: np.ndarray) -> float:

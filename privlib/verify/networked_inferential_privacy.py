@@ -10,8 +10,8 @@ import itertools
 import numpy as np
 from scipy import optimize, sparse, special
 
-from privlib import affiliation
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import affiliation
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 
 # --- independent routes -----------------------------------------------------------------------

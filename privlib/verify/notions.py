@@ -1,5 +1,5 @@
 """Claims of the cross-paper chapter "One mechanism, five notions": the relations between the
-notions of the five papers, each checked on :mod:`privlib.notions` against an independent route
+notions of the five papers, each checked on :mod:`privlib.core.notions` against an independent route
 (enumeration of every database and every set of outputs, the other chapters' own
 implementations, scipy's beta-binomial law, closed forms of the mechanisms), on small databases
 and, through the count reduction, on large ones."""
@@ -11,8 +11,9 @@ import itertools
 import numpy as np
 from scipy import special, stats
 
-from privlib import affiliation, notions, pufferfish
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import affiliation, pufferfish
+from privlib.core import notions
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 # ---------------------------------------------------------------------------------------------
 # Brute force: every database, every neighbouring pair, every set of outputs
@@ -284,7 +285,7 @@ def sp_zero_threshold() -> Evidence:
 @sp_zero_threshold.mutant("notions._statistical_delta_of", "one ordered pair only (H(mu_1 || mu_0))")
 def _(original):
     def wrong(laws, marg, eps):
-        from privlib import profiles
+        from privlib.core import profiles
         mu = np.exp(laws)
         return profiles.hockey_stick(mu[1] / mu[1].sum(), mu[0] / mu[0].sum(), eps)
     return wrong
@@ -293,7 +294,7 @@ def _(original):
 @sp_zero_threshold.mutant("notions._statistical_delta_of", "prior-weighted output law in place of mu_{i,b}")
 def _(original):
     def wrong(laws, marg, eps):
-        from privlib import profiles
+        from privlib.core import profiles
         mu = np.exp(laws)
         mix = np.exp(marg) @ mu
         return np.maximum(profiles.hockey_stick(mu[0], mix, eps), profiles.hockey_stick(mu[1], mix, eps))

@@ -1,5 +1,5 @@
 """Claims of chapter 001 (Saeidian, Cervia, Oechtering & Skoglund, pointwise maximal leakage),
-each checked by a route independent of privlib.leakage's closed forms: linear programs over
+each checked by a route independent of privlib.papers.leakage's closed forms: linear programs over
 randomized functions, posteriors computed by hand from joint tables, enumeration of attributes,
 subsets, set partitions and databases, exact integer or 50-digit arithmetic, and direct
 summation over all databases. Every verified claim declares mutants (plausible mistakes in the
@@ -15,13 +15,14 @@ from math import comb
 import numpy as np
 from scipy import optimize, stats
 
-from privlib import leakage, mechanisms
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import leakage
+from privlib.core import mechanisms
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 PAPER = "001"
 
 
-# --- independent helpers (no privlib.leakage) ---------------------------------------------------
+# --- independent helpers (no privlib.papers.leakage) ---------------------------------------------------
 
 def _random_channel(rng: np.random.Generator, nx: int, ny: int, conc: float = 1.0) -> np.ndarray:
     return rng.dirichlet(np.full(ny, conc), size=nx)

@@ -12,9 +12,9 @@ from fractions import Fraction
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from privlib import minimax as mm
-from privlib import profiles
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import minimax as mm
+from privlib.core import profiles
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 #: family-wise false-alarm probability of every Monte Carlo check of this chapter
 FAMILY_WISE = 1e-6

@@ -15,8 +15,8 @@ import mpmath
 import numpy as np
 from scipy import integrate, stats
 
-from privlib import statistical
-from privlib.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.papers import statistical
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 
 # --- independent references ------------------------------------------------------------------
 
@@ -592,7 +592,7 @@ def _(normal_approx_delta):
 
 @lemma_6.mutant("statistical.normal_approx_delta", "internal variance pi (1 - pi) / n (the n-1 and 1/n lost)")
 def _(normal_approx_delta):
-    from privlib import profiles
+    from privlib.core import profiles
     return lambda epsilon, n, pi, sigma: profiles.gaussian_delta(epsilon, (1 / n) / np.sqrt(sigma**2 + pi * (1 - pi) / n))
 
 
@@ -896,7 +896,7 @@ def conjecture(seed: int = 0) -> Evidence:
 def lemma_1(seed: int = 11) -> Evidence:
     rng = np.random.default_rng(seed)
     n, m, pi = 200, 40, 0.3
-    from privlib import profiles
+    from privlib.core import profiles
 
     log_p, log_q = statistical.subsampling_laws(n, m, pi)
     p, q = np.exp(log_p), np.exp(log_q)

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
-from privlib import _validate as v
+from privlib.core import _validate as v
 
 __all__ = ["LaplaceMechanism", "GaussianMechanism", "RandomizedResponse", "GeometricMechanism"]
 

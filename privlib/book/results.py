@@ -2,7 +2,7 @@
 
 ``record("delta_at_eps1", 0.1269)`` displays ``delta_at_eps1 = 0.1269`` in the notebook and, in
 the same output, a machine-readable copy (MIME type ``RESULT_MIME``). ``privbook sweep`` reads
-those outputs, and the claims' outputs (``CLAIM_MIME``, see :mod:`privlib.claims`), from each
+those outputs, and the claims' outputs (``CLAIM_MIME``, see :mod:`privlib.verify.claims`), from each
 executed notebook into its ``results.json``, with a one-line summary of the claims' statuses
 (``claims_summary``, the FAILED ones named). Nothing else is needed: the executed notebook is the
 single source of a run's results, and ``record`` works the same when run interactively.

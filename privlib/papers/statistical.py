@@ -27,8 +27,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
-from privlib import _validate as v
-from privlib import intervals, profiles
+from privlib.core import _validate as v
+from privlib.papers import intervals
+from privlib.core import profiles
 
 __all__ = [
     "log_binomial_pmf",

@@ -14,9 +14,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
-from privlib import _validate as v
-from privlib import profiles
-from privlib.mechanisms import LaplaceMechanism
+from privlib.core import _validate as v
+from privlib.core import profiles
+from privlib.core.mechanisms import LaplaceMechanism
 
 __all__ = [
     "multiplicative_distance",
@@ -237,7 +237,7 @@ def power_bounds(alpha: ArrayLike, epsilon: float, diameter: float, sharp: bool 
 def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike, *, minimize: bool = False) -> NDArray[np.float64]:
     """Theorem 5.1, Corollary 5.3 and Theorem 8.7 of Bailie & Gong for simple hypotheses on a
     finite output space: the largest power of a randomized test of level alpha between the
-    output laws ``null`` and ``alt`` (Neyman-Pearson lemma, :func:`privlib.profiles.neyman_pearson_power`).
+    output laws ``null`` and ``alt`` (Neyman-Pearson lemma, :func:`privlib.core.profiles.neyman_pearson_power`).
     With ``minimize=True``, the smallest power of a size-alpha test (the test that rejects where
     the likelihood ratio is smallest), cumulated directly so that tiny powers keep their digits."""
     if not isinstance(minimize, (bool, np.bool_)):

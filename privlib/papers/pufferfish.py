@@ -23,8 +23,9 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import sparse, special, stats
 from scipy.sparse import csgraph
 
-from privlib import _validate as v
-from privlib import intervals, profiles
+from privlib.core import _validate as v
+from privlib.papers import intervals
+from privlib.core import profiles
 
 __all__ = [
     "multiplicative_distance",

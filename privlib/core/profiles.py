@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
-from privlib import _validate as v
+from privlib.core import _validate as v
 
 __all__ = [
     "privacy_loss",
@@ -86,7 +86,7 @@ def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> 
 def hockey_stick_rows(p: ArrayLike, q: ArrayLike, epsilon: float) -> NDArray[np.float64]:
     """:func:`hockey_stick` of many short pairs at one epsilon: ``sum_y (p(y) - e^eps q(y))_+``
     along the last axis of ``p`` and ``q`` (pmfs on their last axis, any leading shape), in one
-    vectorized pass (the neighbour pairs of a finite mechanism; :mod:`privlib.notions`)."""
+    vectorized pass (the neighbour pairs of a finite mechanism; :mod:`privlib.core.notions`)."""
     p = v.nonnegative("p", p)
     q = v.nonnegative("q", q)
     if p.shape != q.shape or p.ndim == 0:

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
-from privlib import _validate as v
+from privlib.core import _validate as v
 
 __all__ = [
     "min_entropy",

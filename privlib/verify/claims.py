@@ -367,7 +367,7 @@ class ClaimResult:
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
         """Text, HTML and a machine-readable record (read back by ``privbook sweep``)."""
-        from privlib.results import CLAIM_MIME
+        from privlib.book.results import CLAIM_MIME
 
         return {"text/plain": str(self), "text/html": self._repr_html_(),
                 CLAIM_MIME: {"id": self.id, "item": self.item, "status": self.status}}
@@ -405,16 +405,16 @@ class MutantOutcome:
 def _resolve(target: str) -> tuple[Any, str, Any]:
     """``(owner, attribute, raw value)`` of a dotted name under privlib, e.g.
     ``"intervals.power_bounds"`` or ``"mechanisms.LaplaceMechanism.pdf"``."""
+    import privlib
+
     parts = target.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        try:
-            obj = importlib.import_module("privlib." + ".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for name in parts[cut:-1]:
-            obj = getattr(obj, name)
-        if not hasattr(obj, parts[-1]):
-            break
+    obj: Any = privlib
+    try:
+        for name in parts[:-1]:
+            obj = getattr(obj, name)  # the first part is a module's short name (privlib._HOMES)
+    except AttributeError:
+        obj = None
+    if obj is not None and len(parts) > 1 and hasattr(obj, parts[-1]):
         raw = obj.__dict__[parts[-1]] if isinstance(obj, type) and parts[-1] in obj.__dict__ else getattr(obj, parts[-1])
         return obj, parts[-1], raw
     raise ValueError(f"mutant target {target!r} is not a function of privlib (write it as 'module.function')")
@@ -551,8 +551,8 @@ def claim(id: str, *, item: str, statement: str, method: str, kind: str = "verif
 def _load_all() -> None:
     import privlib.verify as pkg
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        importlib.import_module(f"privlib.verify.{info.name}")
+    for info in sorted(pkgutil.walk_packages(pkg.__path__, "privlib.verify."), key=lambda m: m.name):
+        importlib.import_module(info.name)
 
 
 def registry(paper: str | None = None) -> list[Claim]:
@@ -718,7 +718,7 @@ def coverage(paper: str, items: list[tuple[str, Any]]) -> Any:
     string or a list) or, for an item not checked numerically, ``("not checked", reason)``.
     Claim statuses come from the registry's kinds (the chapter has just run and shown them).
     Every claim of ``paper`` must appear, so no claim is missing from the table."""
-    from privlib import prose
+    from privlib.book import prose
 
     registered = {c.id: c for c in registry(paper)}
     named: set[str] = set()

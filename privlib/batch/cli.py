@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from privlib import runs
+from privlib.batch import runs
 
 EXIT_RUN_FAILED = 1
 EXIT_USAGE = 2
@@ -111,7 +111,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from privlib import sweep
+    from privlib.batch import sweep
 
     grid = sweep.parse_grid(args.grid or [], args.file)
     try:
@@ -138,7 +138,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
-    from privlib import claims
+    from privlib.verify import claims
 
     entries = claims.ledger_entries(args.paper, mutants=not args.no_mutants)
     if args.json:

@@ -46,10 +46,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
-from privlib import _validate as v
-from privlib import profiles
-from privlib._logspace import log_binomial_coefficients
-from privlib.affiliation import beta_binomial_log_weights
+from privlib.core import _validate as v
+from privlib.core import profiles
+from privlib.core.chtp import _canonical_pairs, _distinct_pairs, hard_chtp_sup
+from privlib.core._logspace import log_binomial_coefficients, log_rising, log_rising_ratio
 
 __all__ = [
     "FiniteChannel",
@@ -222,15 +222,6 @@ def _digits(K: int, n: int) -> NDArray[np.int64]:
     codes = np.arange(K ** n)
     powers = K ** np.arange(n - 1, -1, -1)
     return (codes[:, None] // powers[None, :]) % K
-
-
-def _distinct_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The distinct rows of ``(p, q)`` (equal to 14 decimals), in their first order."""
-    both = np.concatenate([p, q], axis=1)
-    _, first = np.unique(np.round(both, 14), axis=0, return_index=True)
-    both = both[np.sort(first)]
-    m = p.shape[1]
-    return both[:, :m], both[:, m:]
 
 
 class CountChannel:
@@ -505,7 +496,7 @@ def explicit_model(prob: ArrayLike, n: int, K: int = 2, *, record_order: str = "
     """A model from the probability of each of the ``K**n`` databases. ``record_order`` says
     how a database's index encodes its records: ``"first-most-significant"`` (lexicographic, as
     everywhere in this module) or ``"first-least-significant"`` (record j is digit j, the order
-    of :func:`privlib.affiliation.states`)."""
+    of :func:`privlib.papers.affiliation.states`)."""
     n = v.integer("n", n, low=1)
     K = v.integer("K", K, low=2)
     _check_databases(K, n)
@@ -535,6 +526,23 @@ def product_model(p: ArrayLike, name: str = "product") -> DataModel:
     for j in range(n):
         total = (total[:, None] + log_p[j][None, :]).ravel()
     return DataModel(n, K, log_prob=total, name=name)
+
+
+def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]:
+    """``log w_k`` (k = 0..n): the probability of one particular database with k ones under the
+    Beta(a, b) mixture of i.i.d. Bernoulli bits, an exchangeable, affiliated prior (Section 3),
+    ``w_k = B(a + k, b + n - k) / B(a, b) = (a)_k (b)_{n-k} / (a + b)_n``.
+
+    Computed from log rising factorials, so a tiny a or b is not lost against n (the ends k = 0
+    and k = n, where w is close to 1, keep full relative accuracy)."""
+    n = v.integer("n", n, low=1, high=10**9)
+    a = v.scalar("a", a, low=0.0, low_open=True)
+    b = v.scalar("b", b, low=0.0, low_open=True)
+    k = np.arange(n + 1)
+    log_w = log_rising(a, k) + log_rising(b, n - k) - log_rising(a + b, np.array([n]))[0]
+    log_w[n] = log_rising_ratio(a, b, n)  # (a)_n / (a + b)_n
+    log_w[0] = log_rising_ratio(b, a, n)
+    return np.minimum(log_w, 0.0)
 
 
 def exchangeable_model(log_weights: ArrayLike, name: str = "exchangeable") -> DataModel:
@@ -778,9 +786,7 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
     """Smallest beta with the channel (beta, gamma)-CHTP (Barber & Duchi, Definition 8): the
     largest total variation between the output laws of neighbours conditioned on a set A of
     outputs with ``P(A | x) >= gamma``, by enumerating every set (at most 16 outputs); each
-    pair's supremum is :func:`privlib.minimax.hard_chtp_sup`."""
-    from privlib import minimax  # the set enumeration of chapter 002
-
+    pair's supremum is :func:`privlib.core.chtp.hard_chtp_sup`."""
     g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
     m = channel.outputs
     if m > MAX_CHTP_OUTPUTS:
@@ -791,8 +797,8 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
         blocks = [(p, q) for _, _, p, q in _neighbour_blocks(channel)]
     p = np.concatenate([b[0].reshape(-1, m) for b in blocks])
     q = np.concatenate([b[1].reshape(-1, m) for b in blocks])
-    p, q = minimax._canonical_pairs(p, q)  # every level is invariant under relabelling outputs
-    return max(minimax.hard_chtp_sup(pi / pi.sum(), qi / qi.sum(), g) for pi, qi in zip(p, q))
+    p, q = _canonical_pairs(p, q)  # every level is invariant under relabelling outputs
+    return max(hard_chtp_sup(pi / pi.sum(), qi / qi.sum(), g) for pi, qi in zip(p, q))
 
 
 # ---------------------------------------------------------------------------------------------

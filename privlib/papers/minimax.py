@@ -11,16 +11,17 @@ and marked so in the docstrings.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import optimize, special, stats
+from scipy import special, stats
 
-from privlib import _validate as v
-from privlib import notions, profiles
-from privlib.notions import FiniteChannel
+from privlib.core import _validate as v
+from privlib.core import notions, profiles
+from privlib.core.chtp import (_canonical_pairs, conditional_tv, hard_chtp_sup, min_weighted_test_error,
+                               soft_chtp_sup, tradeoff_curve)
+from privlib.core.notions import FiniteChannel
 
 __all__ = [
     "FiniteChannel",
@@ -79,7 +80,7 @@ MAX_ROWS = 1_000_000
 
 
 # ---------------------------------------------------------------------------------------------
-# Finite channels (Section 2): the shared core's FiniteChannel (privlib.notions), one class for
+# Finite channels (Section 2): the shared core's FiniteChannel (privlib.core.notions), one class for
 # every chapter; Barber & Duchi's Q(z | x_{1:n}) is its table.
 # ---------------------------------------------------------------------------------------------
 
@@ -121,151 +122,32 @@ def _finite_channel(channel: object) -> FiniteChannel:
 
 def dp_epsilon(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-DP (Definition 1): the largest log-ratio of output
-    probabilities over neighbours (``inf`` when supports differ); :func:`privlib.notions.dp_epsilon`."""
+    probabilities over neighbours (``inf`` when supports differ); :func:`privlib.core.notions.dp_epsilon`."""
     return notions.dp_epsilon(_finite_channel(channel))
 
 
 def dp_delta(channel: FiniteChannel, eps: ArrayLike) -> NDArray[np.float64]:
     """Privacy profile (Definition 3): the smallest delta with ``channel`` (eps, delta)-DP,
     ``max over neighbours of sum_z (q(z|x) - e^eps q(z|x'))_+``, vectorised over ``eps``;
-    :func:`privlib.notions.dp_delta`."""
+    :func:`privlib.core.notions.dp_delta`."""
     channel = _finite_channel(channel)
     return notions.dp_delta(channel, v.nonnegative("eps", eps))
 
 
 def tv_privacy(channel: FiniteChannel) -> float:
-    """Smallest alpha with ``channel`` alpha-TV private (Definition 4); :func:`privlib.notions.tv_level`."""
+    """Smallest alpha with ``channel`` alpha-TV private (Definition 4); :func:`privlib.core.notions.tv_level`."""
     return notions.tv_level(_finite_channel(channel))
 
 
 def kl_privacy(channel: FiniteChannel) -> float:
     """Smallest alpha with ``channel`` alpha-KL private (eq. (6)), in nats; ``inf`` when a
-    neighbour's output law does not dominate; :func:`privlib.notions.kl_level`."""
+    neighbour's output law does not dominate; :func:`privlib.core.notions.kl_level`."""
     return notions.kl_level(_finite_channel(channel))
 
 
 # ---------------------------------------------------------------------------------------------
 # Tests and conditional hypothesis testing privacy (Proposition 1, Definition 8, Theorem 1)
 # ---------------------------------------------------------------------------------------------
-
-def _pair(p: ArrayLike, q: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    p = v.pmf("p", p)
-    q = v.pmf("q", q)
-    if p.ndim != 1 or p.shape != q.shape:
-        raise ValueError(f"p and q must be 1-D pmfs of the same length, got shapes {p.shape} and {q.shape}")
-    return p, q
-
-
-def min_weighted_test_error(p: ArrayLike, q: ArrayLike, w: ArrayLike = 1.0) -> NDArray[np.float64]:
-    """``min over tests psi of P0(psi = 1) + w P1(psi = 0) = sum_z min(p(z), w q(z))``
-    (the identity behind Proposition 1 and Le Cam's inequality (4)), vectorised over ``w``."""
-    p, q = _pair(p, q)
-    w_ = v.nonnegative("w", w)
-    return np.minimum(p, w_[..., None] * q).sum(axis=-1)
-
-
-def tradeoff_curve(p: ArrayLike, q: ArrayLike, type1: ArrayLike) -> NDArray[np.float64]:
-    """Smallest type-II error ``P1(psi = 0)`` of a randomised test of H0: p against H1: q with
-    type-I error ``P0(psi = 1) <= type1`` (Neyman-Pearson), vectorised over ``type1``."""
-    p, q = _pair(p, q)
-    return 1.0 - profiles.neyman_pearson_power(p, q, v.probability("type1", type1))
-
-
-def conditional_tv(p: ArrayLike, q: ArrayLike, w: ArrayLike) -> NDArray[np.float64]:
-    """TV distance of the soft-conditioned laws ``w p / <w, p>`` and ``w q / <w, q>``
-    (Definition 8 with the set A replaced by weights in [0, 1]), vectorised over rows of ``w``."""
-    p, q = _pair(p, q)
-    w_ = v.probability("w", w)
-    if w_.shape[-1] != p.size:
-        raise ValueError(f"w must have {p.size} entries along its last axis, got {w_.shape[-1]}")
-    if (w_ @ p <= 0).any() or (w_ @ q <= 0).any():
-        raise ValueError("w must give positive mass under both p and q")
-    return _conditional_tv(p, q, w_)
-
-
-def _conditional_tv(p: NDArray[np.float64], q: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray[np.float64]:
-    """:func:`conditional_tv` without validation (weights of positive mass under both laws)."""
-    return 0.5 * np.abs(w * p / (w @ p)[..., None] - w * q / (w @ q)[..., None]).sum(axis=-1)
-
-
-def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
-    """Largest TV of the laws conditioned on a set A with ``p(A) >= gamma`` and ``q(A) > 0``
-    (the level of Definition 8 for one ordered pair), by enumerating every set; 0 if none."""
-    p, q = _pair(p, q)
-    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
-    if p.size > 16:
-        raise ValueError(f"p must have at most 16 outputs to enumerate sets, got {p.size}")
-    sets = np.array(list(itertools.product((0.0, 1.0), repeat=p.size)))
-    ok = (sets @ p >= g - 1e-12) & (sets @ q > 0)
-    return float(conditional_tv(p, q, sets[ok]).max()) if ok.any() else 0.0
-
-
-def _conditional_tv_and_gradient(p: NDArray[np.float64], q: NDArray[np.float64],
-                                 w: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
-    """:func:`conditional_tv` of one weight vector and its gradient in ``w`` (analytic: with
-    ``A = <w, p>``, ``B = <w, q>`` and ``s`` the signs of ``w (p/A - q/B)``, the derivative in
-    ``w_j`` is ``(s_j (p_j/A - q_j/B) - p_j <s w, p>/A^2 + q_j <s w, q>/B^2) / 2``)."""
-    A, B = w @ p, w @ q
-    diff = p / A - q / B
-    s = np.sign(w * diff)
-    tv = 0.5 * float(np.abs(w * diff).sum())
-    grad = 0.5 * (s * diff - p * ((s * w) @ p) / A ** 2 + q * ((s * w) @ q) / B ** 2)
-    return tv, grad
-
-
-def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, restarts: int = 4) -> float:
-    """``sup over w in [0,1]^m with <w, p> >= gamma`` of the conditional TV: the CHTP level of
-    the channel ``(Z, U)``, U uniform, which is less informative than nothing about the sample but
-    admits every soft conditioning (Definition 8's remark on inheritance). Non-convex: a grid
-    search (``grid`` points per axis; default by the number of outputs) refined from the
-    ``restarts`` best grid points by SLSQP with the analytic gradient."""
-    p, q = _pair(p, q)
-    g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
-    m = p.size
-    if m > 8:
-        raise ValueError(f"p must have at most 8 outputs for the soft-conditioning search, got {m}")
-    grid = v.integer("grid", grid, low=0, high=1001) or {1: 3, 2: 101, 3: 21, 4: 11, 5: 7, 6: 5}.get(m, 4)
-    restarts = v.integer("restarts", restarts, low=0, high=1000)
-    if grid < 2:
-        raise ValueError(f"grid must be 0 (automatic) or at least 2 points per axis, got {grid}")
-    v.size_limit("grid**m", float(grid) ** m, 1e7, "grid points")
-    axis = np.linspace(0.0, 1.0, grid)
-    w = np.stack(np.meshgrid(*[axis] * m, indexing="ij"), axis=-1).reshape(-1, m)
-    w = w[(w @ p >= g) & (w @ q > 0) & (w.max(axis=1) == 1.0)]
-    if w.size == 0:
-        return hard_chtp_sup(p, q, g)
-    values = _conditional_tv(p, q, w)
-    best = float(values.max())
-    starts = w[np.argsort(-values, kind="stable")[:restarts]]
-    floor = 1e-12
-
-    def neg(x: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
-        x = np.clip(x, 0.0, 1.0)
-        if x @ p <= floor or x @ q <= floor:
-            return 0.0, np.zeros(m)
-        tv, grad = _conditional_tv_and_gradient(p, q, x)
-        return -tv, -grad
-
-    cons = [{"type": "ineq", "fun": lambda x: x @ p - g, "jac": lambda x: p},
-            {"type": "ineq", "fun": lambda x: x @ q - floor, "jac": lambda x: q}]
-    for x0 in starts:
-        res = optimize.minimize(neg, x0, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * m, constraints=cons,
-                                options={"ftol": 1e-15, "maxiter": 200})
-        x = np.clip(res.x, 0.0, 1.0)
-        if x @ p >= g - 1e-9 and x @ q > floor:
-            best = max(best, -neg(x)[0])
-    return min(best, 1.0)
-
-
-def _canonical_pairs(p: NDArray[np.float64], q: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The distinct pairs ``(p_i, q_i)`` up to a permutation of the outputs (every CHTP level is
-    invariant under relabelling outputs): outputs sorted jointly, then duplicates dropped."""
-    both = np.stack([p, q], axis=-1)  # (pairs, m, 2)
-    keys = np.round(both, 14)
-    order = np.lexsort((keys[..., 1], keys[..., 0]), axis=-1)
-    both = np.take_along_axis(both, order[..., None], axis=1)
-    return notions._distinct_pairs(both[..., 0], both[..., 1])
-
 
 def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> float:
     """Smallest beta with ``channel`` (beta, gamma)-CHTP (Definition 8) over all ordered

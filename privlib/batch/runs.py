@@ -59,7 +59,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: runs are not locked
     fcntl = None  # type: ignore[assignment]
 
-from privlib import results
+from privlib.book import results
 
 # papermill hands its logger to nbclient, which logs a kernel killed on purpose ("Kernel died
 # before replying to kernel_info") as an error; without a handler Python prints it on stderr.

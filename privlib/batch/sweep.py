@@ -1,6 +1,6 @@
 """Batch regeneration behind ``privbook sweep``: one papermill run per point of a parameter grid.
 
-Each point runs through :func:`privlib.runs.run_notebook` into ``<out>/<slug>/`` (the executed
+Each point runs through :func:`privlib.batch.runs.run_notebook` into ``<out>/<slug>/`` (the executed
 notebook, its figures, ``parameters.json``, ``results.json`` and, written last, ``files.json``
 with the size and SHA-256 of every file), written under a temporary name and renamed only when
 finished. The sweep ends with a manifest (``manifest.csv``/``manifest.json``) and a gallery page
@@ -13,7 +13,7 @@ What a sweep guarantees:
   carries the same key (notebook content, parameters, privlib sources); any other point runs
   again, and the sweep says why (``rerun <slug>: figure-02.png is missing``).
 - **One sweep per output folder.** The sweep holds the lock ``<out>/.privbook-sweep.lock``;
-  a second sweep on the same folder stops with :class:`privlib.runs.RunBusy` (or waits, with
+  a second sweep on the same folder stops with :class:`privlib.batch.runs.RunBusy` (or waits, with
   ``wait=True``), so no point is run twice.
 - **Interrupts are prompt and clean.** On SIGINT or SIGTERM no new point starts, running
   kernels are killed, their temporary folders removed, and the manifest records those points as
@@ -54,7 +54,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from privlib import results, runs
+from privlib.book import results
+from privlib.batch import runs
 
 __all__ = ["MAX_RUNS", "MAX_GRID_FILE_BYTES", "MAX_GRID_VALUES", "STATUSES", "SchedulerError", "Point",
            "parse_grid", "expand_grid", "plan", "run_sweep"]
@@ -184,7 +185,7 @@ def _hashable(value: Any) -> Any:
 
 def expand_grid(notebook: Path, grid: dict[str, list[Any]], *, allow_large: bool = False) -> list[dict[str, Any]]:
     """Validate every name and value against the notebook's parameters and return the product
-    of the values (duplicates dropped), one dict per run. Raises :class:`privlib.runs.ParameterError`
+    of the values (duplicates dropped), one dict per run. Raises :class:`privlib.batch.runs.ParameterError`
     before anything runs; a grid larger than :data:`MAX_RUNS` is refused as soon as the values
     parsed so far exceed it (without ``allow_large``), so a huge grid costs no more than a small one."""
     if not grid:
@@ -510,8 +511,8 @@ def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Pa
     Returns a summary: counts per status (``STATUSES``), the records, the reasons points
     were run again (``rerun``), the claims line, ``stopped_by`` (the signal's name, or ``""``)
     and the paths of the manifest and gallery. ``log`` receives progress notes (reruns and their
-    reasons, waiting for a lock). Raises :class:`privlib.runs.ParameterError` (bad grid),
-    ``SchedulerError`` or :class:`privlib.runs.RunBusy` (another sweep writes ``out``; with
+    reasons, waiting for a lock). Raises :class:`privlib.batch.runs.ParameterError` (bad grid),
+    ``SchedulerError`` or :class:`privlib.batch.runs.RunBusy` (another sweep writes ``out``; with
     ``wait`` the sweep waits for it) before running anything.
     """
     log = log or (lambda message: None)

@@ -21,8 +21,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, sparse, special
 
-from privlib import _validate as v
-from privlib._logspace import log_binomial_coefficients, logsumexp_near_max
+from privlib.core import _validate as v
+from privlib.core._logspace import log_binomial_coefficients, logsumexp_near_max
+from privlib.core.notions import beta_binomial_log_weights
 
 __all__ = [
     "states",
@@ -371,65 +372,6 @@ def _checked_lp(value: float, biased: float) -> float:
         raise ValueError(f"epsilon is too large for the linear program on this prior: its optimum {value:.6g} fell "
                          f"below the maximally biased mechanism's {biased:.6g} (solver tolerance)")
     return max(value, biased)
-
-
-def _log_rising(c: float, m: NDArray[np.int64]) -> NDArray[np.float64]:
-    """``log (c)_m = log Gamma(c + m) - log Gamma(c)`` (0 at m = 0), accurate for tiny and huge c:
-    ``log c + log Gamma(c + m) - log Gamma(1 + c)`` for c < 1 (``(c)_m = c (c + 1)_{m-1}``, so a
-    tiny c is not lost); the plain difference for moderate c; for c > 10^3, where the two
-    log-gammas would cancel, ``log Gamma(m) - log B(c, m)`` (scipy's betaln keeps its digits) and a
-    running sum of ``log(c + j)`` for m <= 1000."""
-    mm = m.astype(float)
-    if c < 1.0:
-        out = special.gammaln(c + mm)
-        out += math.log(c) - special.gammaln(1.0 + c)
-        out[m == 0] = 0.0
-    elif c <= 1e3:
-        out = special.gammaln(c + mm)
-        out -= special.gammaln(c)  # exactly 0 at m = 0
-    else:
-        pos = m > 0
-        out = np.zeros(m.shape)
-        out[pos] = special.gammaln(mm[pos]) - special.betaln(c, mm[pos])
-        short = pos & (m <= 1000)
-        if short.any():
-            partial = np.concatenate([[0.0], np.cumsum(np.log(c + np.arange(int(m[short].max()))))])
-            out[short] = partial[m[short]]
-    return out
-
-
-def _log_rising_ratio(c: float, d: float, m: int) -> float:
-    """``log (c)_m - log (c + d)_m = -sum_{j<m} log1p(d / (c + j))``, with full relative accuracy
-    when d is tiny against c (a series in d of polygamma differences) and by betaln otherwise."""
-    if m == 0:
-        return 0.0
-    if d <= c / 4:
-        total, power = 0.0, 1.0
-        for r in range(1, 40):
-            power *= d / r
-            term = power * (special.polygamma(r - 1, c + m) - special.polygamma(r - 1, c))
-            total += term
-            if abs(term) <= 1e-18 * abs(total):
-                break
-        return float(-total)
-    return float(_log_rising(c, np.array([m]))[0] - _log_rising(c + d, np.array([m]))[0])
-
-
-def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]:
-    """``log w_k`` (k = 0..n): the probability of one particular database with k ones under the
-    Beta(a, b) mixture of i.i.d. Bernoulli bits, an exchangeable, affiliated prior (Section 3),
-    ``w_k = B(a + k, b + n - k) / B(a, b) = (a)_k (b)_{n-k} / (a + b)_n``.
-
-    Computed from log rising factorials, so a tiny a or b is not lost against n (the ends k = 0
-    and k = n, where w is close to 1, keep full relative accuracy)."""
-    n = v.integer("n", n, low=1, high=10**9)
-    a = v.scalar("a", a, low=0.0, low_open=True)
-    b = v.scalar("b", b, low=0.0, low_open=True)
-    k = np.arange(n + 1)
-    log_w = _log_rising(a, k) + _log_rising(b, n - k) - _log_rising(a + b, np.array([n]))[0]
-    log_w[n] = _log_rising_ratio(a, b, n)  # (a)_n / (a + b)_n
-    log_w[0] = _log_rising_ratio(b, a, n)
-    return np.minimum(log_w, 0.0)
 
 
 def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: NDArray[np.float64]) -> float:
