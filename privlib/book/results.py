@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from privlib.verify.claims import CLAIM_MIME
+
 __all__ = ["RESULT_MIME", "CLAIM_MIME", "record", "Recorded", "collect", "claims_summary"]
 
 RESULT_MIME = "application/vnd.privbook.result+json"
-CLAIM_MIME = "application/vnd.privbook.claim+json"
 
 
 def _plain(value: Any) -> Any:

@@ -80,6 +80,8 @@ __all__ = [
 ]
 
 KINDS = ("verified", "illustrated", "erratum")
+#: MIME type of a claim's machine-readable record in a notebook's outputs (read back by ``privbook sweep``)
+CLAIM_MIME = "application/vnd.privbook.claim+json"
 PAPERS = {
     "curves": "Privacy curves (foundations)",
     "000": "Bailie & Gong, General inferential limits under differential and Pufferfish privacy",
@@ -367,8 +369,6 @@ class ClaimResult:
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
         """Text, HTML and a machine-readable record (read back by ``privbook sweep``)."""
-        from privlib.book.results import CLAIM_MIME
-
         return {"text/plain": str(self), "text/html": self._repr_html_(),
                 CLAIM_MIME: {"id": self.id, "item": self.item, "status": self.status}}
 
@@ -718,8 +718,6 @@ def coverage(paper: str, items: list[tuple[str, Any]]) -> Any:
     string or a list) or, for an item not checked numerically, ``("not checked", reason)``.
     Claim statuses come from the registry's kinds (the chapter has just run and shown them).
     Every claim of ``paper`` must appear, so no claim is missing from the table."""
-    from privlib.book import prose
-
     registered = {c.id: c for c in registry(paper)}
     named: set[str] = set()
     rows = []
@@ -739,4 +737,19 @@ def coverage(paper: str, items: list[tuple[str, Any]]) -> Any:
     missing = sorted(set(registered) - named)
     if missing:
         raise ValueError(f"coverage of {paper}: claims missing from the table: {missing}")
-    return prose.table(["item", "status", "claims", "note"], rows)
+    return _MarkdownTable(["item", "status", "claims", "note"], rows)
+
+
+class _MarkdownTable:
+    """A table of text cells shown as Markdown (with a plain-text copy)."""
+
+    def __init__(self, header: list[str], rows: list[list[str]]):
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(str(cell).replace("|", "\\|") for cell in row) + " |" for row in rows]
+        self.text = "\n".join(lines)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
+        return {"text/markdown": self.text, "text/plain": self.text}
+
+    def __str__(self) -> str:
+        return self.text
