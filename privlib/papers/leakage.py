@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
+from privlib.core._logspace import log_binomial_pmf
 
 __all__ = [
     "min_entropy",
@@ -239,10 +240,10 @@ def _log_upper_tail(m: int, n: int, p: float) -> float:
         return -np.inf
     r = (n - m) * p / ((m + 1) * (1.0 - p))
     if r <= 0.0:
-        return float(stats.binom.logpmf(m, n, p))
+        return float(log_binomial_pmf(m, n, p))
     width = int(np.ceil((40.0 - np.log1p(-r)) / -np.log(r))) + 1 if r < 1.0 else n - m + 1
     j = np.arange(m, min(n, m + width) + 1)
-    return float(special.logsumexp(stats.binom.logpmf(j, n, p)))
+    return float(special.logsumexp(log_binomial_pmf(j, n, p)))
 
 
 def _log_binomial_sf(k: NDArray[np.float64], n: NDArray[np.float64], p: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -339,7 +340,7 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     drop = 40.0 + np.log(n) + eps
 
     def f(k: NDArray[np.int64], c: NDArray[np.float64]) -> NDArray[np.float64]:
-        return stats.binom.logpmf(k, m, th) - eps * np.abs(c - k)
+        return log_binomial_pmf(k, m, th) - eps * np.abs(c - k)
 
     # maximisers of log pmf + eps k (left of c) and of log pmf - eps k (right of c): the largest
     # k with P(k) / P(k - 1) = (m - k + 1) theta / (k (1 - theta)) >= e^{-eps}, resp. e^{+eps}

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import sparse, special, stats
+from scipy import sparse, special
 from scipy.sparse import csgraph
 
 from privlib.core import _validate as v
+from privlib.core._logspace import log_binomial_pmf
 from privlib.papers import intervals
 from privlib.core import profiles
 
@@ -356,7 +357,7 @@ def laplace_sum_pufferfish_loss(n: int, epsilon: float, rho: ArrayLike) -> NDArr
     centres = np.arange(n + 1, dtype=float)
     out = np.empty(rho.shape)
     for idx, r in np.ndenumerate(rho):
-        log_w = stats.binom.logpmf(k, n - 1, r)                          # P(k others agree)
+        log_w = log_binomial_pmf(k, n - 1, r)                            # P(k others agree)
         keep = np.isfinite(log_w)
         # X_1 = 1: the sum is 1 + k; X_1 = 0: the sum is n - 1 - k (the disagreeing others)
         log_w1 = np.full(n + 1, -np.inf)

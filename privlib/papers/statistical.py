@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
+from privlib.core import _logspace
 from privlib.core import _validate as v
 from privlib.papers import intervals
 from privlib.core import profiles
@@ -64,90 +65,30 @@ NOISES = ("gaussian", "laplace")
 _TERMS = 256
 _MAX_N = 10**12  # sizes beyond this lose the integer resolution of float64 lattices
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
-_SMALL = np.arange(16.0)
-with np.errstate(divide="ignore"):
-    _STIRLERR_SMALL = special.gammaln(_SMALL + 1) - (_SMALL + 0.5) * np.log(np.maximum(_SMALL, 1.0)) + _SMALL - _LOG_SQRT_2PI
-
-
-# --- accurate binomial log-probabilities (Loader's saddle-point form) -------------------------
-
-def _stirlerr(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log x! - log(sqrt(2 pi x) (x/e)^x)`` for integers x >= 1 (exact table below 16, the
-    Stirling series above)."""
-    big = np.maximum(x, 16.0)
-    i2 = 1.0 / (big * big)
-    series = (1 / 12 - i2 * (1 / 360 - i2 * (1 / 1260 - i2 * (1 / 1680 - i2 / 1188)))) / big
-    return np.where(x < 16, _STIRLERR_SMALL[np.minimum(x, 15.0).astype(np.int64)], series)
-
-
-def _bd0(x: NDArray[np.float64], mean: float) -> NDArray[np.float64]:
-    """``x log(x / mean) + mean - x`` without cancellation near ``x = mean`` (a series in
-    ``(x - mean) / (x + mean)`` there)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = x * np.log(x / mean) + mean - x
-    near = np.abs(x - mean) < 0.1 * (x + mean)
-    if near.any():
-        xn = x[near]
-        u = (xn - mean) / (xn + mean)
-        total = (xn - mean) * u
-        term = 2.0 * xn * u
-        u2 = u * u
-        # u^2 <= 0.01: the terms fall by u^2 each; stop when they are below one ulp
-        top = float(u2.max())
-        for j in range(1, 1 + (int(np.ceil(37.0 / -np.log(top))) if top > 0 else 0)):
-            term = term * u2
-            total = total + term / (2 * j + 1)
-        out[near] = total
-    return np.where(x == 0, mean, out)
-
-
-def _log_binom(k: ArrayLike, size: int, p: float, q: float) -> NDArray[np.float64]:
-    """log of the Bin(size, p) pmf at k (``q = 1 - p`` given separately), accurate to a few ulps
-    of the result for any size (``scipy.stats.binom.logpmf`` subtracts log-gamma values and loses
-    about ``1e-16 size log size`` absolutely: 1e-7 at size 1e8)."""
-    k = np.asarray(k, dtype=float)
-    out = np.full(k.shape, -np.inf)
-    inside = (k >= 0) & (k <= size)
-    kk = k[inside]
-    res = np.empty_like(kk)
-    lo, hi = kk == 0, kk == size
-    mid = ~(lo | hi)
-    res[lo] = size * np.log(q)
-    res[hi] = size * np.log(p)
-    km = kk[mid]
-    if km.size:
-        n = float(size)
-        res[mid] = (_stirlerr(np.array([n]))[0] - _stirlerr(km) - _stirlerr(n - km)
-                    - _bd0(km, n * p) - _bd0(n - km, n * q)
-                    + 0.5 * (np.log(n) - np.log(km) - np.log(n - km)) - _LOG_SQRT_2PI)
-    out[inside] = res
-    return out
 
 
 def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
     """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size: the first
-    from :func:`_log_binom`, the rest by summing the exact log-ratios
+    from :func:`privlib.core._logspace.log_binomial_pmf`, the rest by summing the exact log-ratios
     ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per term)."""
     j = start[:, None] + np.arange(count, dtype=float)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.log((size - j[:, :-1]) / (j[:, :-1] + 1.0)) + (np.log(p) - np.log(q))
     step = np.where(j[:, 1:] <= size, step, -np.inf)
-    first = _log_binom(start, size, p, q)[:, None]
+    first = _logspace.log_binomial_pmf(start, size, p, q)[:, None]
     return np.concatenate([first, first + np.cumsum(step, axis=1)], axis=1)
 
 
 def log_binomial_pmf(k: ArrayLike, size: int, pi: float) -> NDArray[np.float64]:
     """``log P(K = k)`` for ``K ~ Bin(size, pi)``, vectorized over k (``-inf`` outside 0..size),
-    accurate to a few ulps for any size (Loader's saddle-point form). The building block of every
-    law of the paper (Lemma 4)."""
+    accurate to a few ulps for any size (:func:`privlib.core._logspace.log_binomial_pmf`). The
+    building block of every law of the paper (Lemma 4)."""
     size = v.integer("size", size, low=0, high=_MAX_N)
     pi = v.scalar("pi", pi, low=0.0, high=1.0)
     k = v.real("k", k)
     if (k != np.round(k)).any():
         raise ValueError("k must hold integers")
-    if pi in (0.0, 1.0):
-        return np.where(k == (0 if pi == 0.0 else size), 0.0, -np.inf)
-    return _log_binom(k, size, pi, 1.0 - pi)
+    return _logspace.log_binomial_pmf(k, size, pi)
 
 
 # --- the discrete laws of subsampling and pure SP (Lemma 4, Theorems 4.1 and 4.2) -------------
@@ -168,7 +109,7 @@ def _log_factors(j: NDArray[np.float64], m: int, lam: float, p: float, q: float)
 
 
 def _laws(m: int, lam: float, p: float, q: float, j: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    base = _log_binom(j, m, p, q)
+    base = _logspace.log_binomial_pmf(j, m, p, q)
     fp, fm = _log_factors(j, m, lam, p, q)
     return base + fp, base + fm
 
@@ -346,7 +287,7 @@ def theorem_summands(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: 
     j = np.arange(m + 1.0)
     jm = j[:-1]
     # C(m-1, j) pi^(j-1) (1-pi)^(m-j-1) = b_{m-1}(j) / pi
-    common = np.exp(_log_binom(jm, m - 1, pi, 1.0 - pi)) / pi
+    common = np.exp(_logspace.log_binomial_pmf(jm, m - 1, pi)) / pi
     ratio = jm * (1.0 - pi) / (m - jm)
     shared = (1.0 - lam) * (1.0 - e) * m * pi * (1.0 - pi) / (m - jm)
     plus = common * (lam * (ratio - e * pi) + shared)
@@ -441,9 +382,9 @@ def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float,
     # root search on the weights that matter to e^-60 relative; the final sums on all weights
     # down to e^-745 (smaller ones cannot change a double)
     k_root = _binomial_window(n - 1, p, 60.0)
-    w_root = _log_binom(k_root, n - 1, p, 1.0 - p)
+    w_root = _logspace.log_binomial_pmf(k_root, n - 1, p)
     k = _binomial_window(n - 1, p, 745.0)
-    log_w = _log_binom(k, n - 1, p, 1.0 - p)
+    log_w = _logspace.log_binomial_pmf(k, n - 1, p)
 
     def ratio(t: float) -> float:
         up = _lse(w_root + _noise_logpdf(noise, (t - (k_root + 1) / n) / scale))
@@ -636,7 +577,7 @@ def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str =
     noise = _check_noise(noise)
     k = _binomial_window(n - 1, pi, 745.0)
     v.size_limit("t", t.size * k.size, 1e8, "density terms")
-    log_w = _log_binom(k, n - 1, pi, 1.0 - pi)
+    log_w = _logspace.log_binomial_pmf(k, n - 1, pi)
     if noise == "laplace":  # the Laplace mixture of chapter 000 (eq. (6) of Bailie & Gong)
         w = np.exp(log_w)
         return (intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=(k + 1) / n),
