@@ -1,5 +1,6 @@
-"""Log-space helpers shared by the core and the paper modules: the binomial log-pmf, log-sums,
-log binomial coefficients and log rising factorials."""
+"""Log-space helpers shared by the core and the paper modules: the log-ratio of two laws with the
+convention 0/0 := 0 and its maximum, the binomial log-pmf, log-sums, log binomial coefficients and
+log rising factorials. Kernels without argument checks: the public functions calling them check."""
 
 from __future__ import annotations
 
@@ -77,6 +78,27 @@ def log_binomial_pmf(k: ArrayLike, n: int, p: float, q: float | None = None) -> 
                     + 0.5 * (math.log(nf) - np.log(km) - np.log(nf - km)) - _LOG_SQRT_2PI)
     out[inside] = res
     return out
+
+
+def log_ratio(log_p: ArrayLike, log_q: ArrayLike) -> NDArray[np.float64]:
+    """``log p - log q`` from log-masses (``-inf`` for no mass), 0 where both are ``-inf`` (an
+    atom null under both carries no constraint: 0/0 := 0), ``+inf`` where only q is null and
+    ``-inf`` where only p is: the privacy loss."""
+    lp, lq = np.asarray(log_p, dtype=float), np.asarray(log_q, dtype=float)
+    with np.errstate(invalid="ignore"):
+        d = lp - lq
+    return np.where((lp == -np.inf) & (lq == -np.inf), 0.0, d)
+
+
+def max_log_ratio(log_p: ArrayLike, log_q: ArrayLike, axis: int | tuple[int, ...] | None = None, *,
+                  both_ways: bool = False) -> NDArray[np.float64]:
+    """The smallest epsilon >= 0 with ``p(y) <= e^epsilon q(y)`` for every atom y along ``axis``
+    (all axes by default): the largest :func:`log_ratio` (0/0 := 0; ``+inf`` when p charges an
+    atom q does not). ``both_ways`` also bounds q by p: the largest ``|log p - log q|``, the
+    multiplicative distance of two measures. For a stack of laws, the largest ratio over every
+    ordered pair of them is ``max_log_ratio(stack.max(axis=0), stack.min(axis=0))``."""
+    loss = log_ratio(log_p, log_q)
+    return np.max(np.abs(loss) if both_ways else loss, axis=axis, initial=0.0)
 
 
 def logsumexp_near_max(t: NDArray[np.float64], width: float = 50.0) -> float:

@@ -49,7 +49,8 @@ from scipy import special, stats
 from privlib.core import _validate as v
 from privlib.core import profiles
 from privlib.core.chtp import _canonical_pairs, _distinct_pairs, hard_chtp_sup
-from privlib.core._logspace import log_binomial_coefficients, log_rising, log_rising_ratio
+from privlib.core._logspace import (log_binomial_coefficients, log_ratio, log_rising, log_rising_ratio,
+                                   max_log_ratio)
 
 __all__ = [
     "FiniteChannel",
@@ -701,12 +702,7 @@ def _present(marg: NDArray[np.float64]) -> NDArray[np.int64]:
 def _max_log_ratio(laws: NDArray[np.float64], values: NDArray[np.int64]) -> float:
     """``max over a != b in values and y of log mu_a(y) / mu_b(y)`` (+inf when some output is
     possible under one value and not another); 0 when every law is equal."""
-    top = laws[values].max(axis=0)
-    bottom = laws[values].min(axis=0)
-    used = np.isfinite(top)
-    if (bottom[used] == _NEG).any():
-        return float("inf")
-    return float(max((top[used] - bottom[used]).max(), 0.0))
+    return float(max_log_ratio(laws[values].max(axis=0), laws[values].min(axis=0)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -735,7 +731,7 @@ def _neighbour_blocks(channel) -> Iterator[tuple[NDArray[np.float64], NDArray[np
 
 def _log_ratio(lp: NDArray[np.float64], lq: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log p - log q`` with 0 where both are 0 (no mass, no constraint): the privacy loss."""
-    return profiles._log_loss(lp, lq)
+    return log_ratio(lp, lq)
 
 
 def dp_epsilon(channel: FiniteChannel | CountChannel) -> float:

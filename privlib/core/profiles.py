@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
 from privlib.core import _validate as v
+from privlib.core._logspace import log_ratio
 
 __all__ = [
     "privacy_loss",
@@ -35,16 +36,9 @@ __all__ = [
 ]
 
 
-def _log_loss(lp: NDArray[np.float64], lq: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log p - log q`` from log-probabilities, 0 where both are -inf (no mass, no constraint)."""
-    with np.errstate(invalid="ignore"):
-        d = lp - lq
-    return np.where((lp == -np.inf) & (lq == -np.inf), 0.0, d)
-
-
 def _loss(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
     with np.errstate(divide="ignore"):
-        return _log_loss(np.log(p), np.log(q))
+        return log_ratio(np.log(p), np.log(q))
 
 
 def privacy_loss(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64]:
@@ -68,7 +62,7 @@ def log_privacy_loss(log_p: ArrayLike, log_q: ArrayLike) -> NDArray[np.float64]:
     lq = v.real("log_q", log_q, finite=False)
     if lp.shape != lq.shape:
         raise ValueError(f"log_p and log_q must have the same shape, got {lp.shape} and {lq.shape}")
-    return _log_loss(lp, lq)
+    return log_ratio(lp, lq)
 
 
 def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
@@ -105,7 +99,7 @@ def log_hockey_stick(log_p: ArrayLike, log_q: ArrayLike, epsilon: ArrayLike) -> 
     if lp.ndim != 1 or lp.shape != lq.shape:
         raise ValueError(f"log_p and log_q must be 1-D of the same length, got shapes {lp.shape} and {lq.shape}")
     eps = v.nonnegative("epsilon", epsilon)
-    loss = _log_loss(lp, lq)
+    loss = log_ratio(lp, lq)
     out = np.full(eps.size, -np.inf)
     for j, e in enumerate(eps.ravel()):
         above = loss > e

@@ -16,6 +16,7 @@ from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
 from privlib.core import profiles
+from privlib.core._logspace import max_log_ratio
 from privlib.core.mechanisms import LaplaceMechanism
 
 __all__ = [
@@ -52,13 +53,8 @@ def multiplicative_distance(mu: ArrayLike, nu: ArrayLike) -> float:
     nu = v.nonnegative("nu", nu)
     if mu.shape != nu.shape or mu.ndim != 1:
         raise ValueError(f"mu and nu must be vectors of the same length, got shapes {mu.shape} and {nu.shape}")
-    both = (mu > 0) | (nu > 0)
-    if ((mu == 0) != (nu == 0))[both].any():
-        return float("inf")
-    used = (mu > 0) & (nu > 0)
-    if not used.any():
-        return 0.0
-    return float(np.abs(np.log(mu[used]) - np.log(nu[used])).max())
+    with np.errstate(divide="ignore"):
+        return float(max_log_ratio(np.log(mu), np.log(nu), both_ways=True))
 
 
 def lipschitz_loss(P: ArrayLike, distances: ArrayLike) -> float:
@@ -90,11 +86,7 @@ def lipschitz_loss(P: ArrayLike, distances: ArrayLike) -> float:
         if not keep.any():
             continue
         others, d = others[keep], d[keep]
-        la, lb = logp[a][None, :], logp[others]
-        zero_a, zero_b = np.isneginf(la), np.isneginf(lb)
-        with np.errstate(invalid="ignore"):
-            diff = np.where(zero_a & zero_b, 0.0, np.abs(la - lb))
-        dm = np.where((zero_a != zero_b).any(axis=1), np.inf, diff.max(axis=1))
+        dm = max_log_ratio(logp[a][None, :], logp[others], axis=1, both_ways=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(dm == 0, 0.0, dm / d)
         best = max(best, float(ratio.max()))

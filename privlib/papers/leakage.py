@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
-from privlib.core._logspace import log_binomial_pmf
+from privlib.core._logspace import log_binomial_pmf, max_log_ratio
 
 __all__ = [
     "min_entropy",
@@ -136,11 +136,7 @@ def leakage_capacity(channel: ArrayLike) -> float:
     local-DP parameter of the channel; ``inf`` when some output is impossible for some input but
     not for another. Outputs impossible for every input are ignored."""
     channel = v.channel("channel", channel)
-    used = channel.max(axis=0) > 0
-    col = channel[:, used]
-    if (col.min(axis=0) == 0).any():
-        return float("inf")
-    return float((np.log(col.max(axis=0)) - np.log(col.min(axis=0))).max())
+    return float(max_log_ratio(_log(channel.max(axis=0)), _log(channel.min(axis=0))))
 
 
 def attribute_law(prior: ArrayLike, kernel: ArrayLike) -> NDArray[np.float64]:
@@ -494,10 +490,7 @@ def database_dp_epsilon(channel: ArrayLike, alphabet_size: int) -> float:
         log_p = np.log(channel).reshape((k,) * n + (channel.shape[1],))
     worst = 0.0
     for i in range(n):
-        hi, lo = log_p.max(axis=i), log_p.min(axis=i)
-        with np.errstate(invalid="ignore"):
-            spread = np.where(hi == -np.inf, 0.0, hi - lo)  # outputs impossible for all neighbours
-        worst = max(worst, float(spread.max()))
+        worst = max(worst, float(max_log_ratio(log_p.max(axis=i), log_p.min(axis=i))))
     return worst
 
 

@@ -24,7 +24,7 @@ from scipy import sparse, special
 from scipy.sparse import csgraph
 
 from privlib.core import _validate as v
-from privlib.core._logspace import log_binomial_pmf
+from privlib.core._logspace import log_binomial_pmf, max_log_ratio
 from privlib.papers import intervals
 from privlib.core import profiles
 
@@ -186,8 +186,7 @@ def pufferfish_loss(P: ArrayLike, priors: ArrayLike, pairs: Sequence, *, return_
     valid = (mass[:, index[:, 0]] > 0) & (mass[:, index[:, 1]] > 0)           # (k, pairs)
     if not valid.any():
         raise ValueError("pairs: no (prior, pair) has positive prior mass on both secrets, so nothing is constrained")
-    top, bottom, one_sided, _ = _log_ratio_extremes(a, b, axis=2)
-    per = np.where(one_sided, np.inf, np.maximum(np.maximum(top, -bottom), 0.0))
+    per = max_log_ratio(a, b, axis=2, both_ways=True)
     loss = float(per[valid].max())
     skipped = int((~valid).sum())
     return (loss, skipped) if return_skipped else loss
@@ -209,8 +208,7 @@ def kifer_machanavajjhala_loss(P: ArrayLike, priors: ArrayLike, pairs: Sequence)
     valid = (mass[:, index[:, 0]] > 0) & (mass[:, index[:, 1]] > 0)
     if not valid.any():
         raise ValueError("pairs: no (prior, pair) has positive prior mass on both secrets, so nothing is constrained")
-    top, bottom, one_sided, _ = _log_ratio_extremes(a, b, axis=2)
-    per = np.where(one_sided, np.inf, np.maximum(np.maximum(top, -bottom), 0.0))
+    per = max_log_ratio(a, b, axis=2, both_ways=True)
     return float(per[valid].max())
 
 
