@@ -812,13 +812,31 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     return _max_log_ratio(laws, _present(marg))
 
 
-def _pml_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> NDArray[np.float64]:
-    values = _present(marg)
-    top = laws[values].max(axis=0)
-    log_py = _lse(laws[values] + marg[values, None], axis=0)
+def prior_channel_pml(log_prior: ArrayLike, log_channel: ArrayLike) -> NDArray[np.float64]:
+    """Pointwise maximal leakage ``l(X -> y) = log max_{x: P_X(x) > 0} P(y | x) / P_Y(y)`` of
+    every output (Saeidian et al., Theorem 1, the closed form of Definition 2.3), from
+    ``log_prior[..., x] = log P_X(x)`` and ``log_channel[..., x, y] = log P(y | x)`` (leading axes
+    broadcast, ``-inf`` for no mass); 0 for outputs of probability 0. The one definition of PML:
+    :func:`pml` applies it to the channel ``x_i -> y`` of a record, ``leakage.pml`` to a channel
+    given as a matrix. With ``top(y)`` the largest likelihood, ``P_Y(y) / top(y) = 1 - S(y)`` where
+    ``S(y) = sum_x P_X(x) (1 - P(y | x) / top(y))`` is a sum of non-negative terms, so a tiny
+    leakage is ``-log1p(-S)`` with all its digits, and a large one ``-log sum_x P_X(x) P(y | x) /
+    top(y)`` in log-space (no underflow)."""
+    lp = np.asarray(log_prior, dtype=float)[..., :, None]
+    lc = np.asarray(log_channel, dtype=float)
+    support = lp > _NEG
+    masked = np.where(support, lc, _NEG)
+    top = masked.max(axis=-2)
+    rel = masked - np.where(np.isfinite(top), top, 0.0)[..., None, :]        # log P(y|x) / top(y) <= 0
     with np.errstate(invalid="ignore"):
-        out = top - log_py
-    return np.where(np.isfinite(log_py), np.maximum(out, 0.0), 0.0)
+        s = np.where(support, np.exp(lp) * -np.expm1(rel), 0.0).sum(axis=-2)
+    out = np.where(s < 0.5, -np.log1p(-np.minimum(s, 0.5)), -_lse(lp + rel, axis=-2))
+    return np.where(top == _NEG, 0.0, np.maximum(out, 0.0))
+
+
+def _pml_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> NDArray[np.float64]:
+    _present(marg)
+    return prior_channel_pml(marg, laws)
 
 
 def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> float:

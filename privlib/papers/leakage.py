@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
+from privlib.core import notions
 from privlib.core._logspace import log_binomial_pmf, max_log_ratio
 
 __all__ = [
@@ -99,31 +100,11 @@ def posterior(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64]
 def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
     """Pointwise maximal leakage ``l(X -> y) = log max_{x in supp P_X} P(y | x) / P_Y(y)`` of every
     output (Theorem 1, the closed form of Definition 2.3); 0 for outputs of probability 0.
-
-    ``P_Y`` is a sum of non-negative terms, so it is computed in linear space (one matrix
-    product, no cancellation); only outputs whose terms all underflow are redone in log-space.
-    Where the leakage is tiny (``P_Y(y)`` within 1e-3 of the largest likelihood, e.g. a
-    mechanism with a tiny epsilon) the difference of logs would lose digits, so it is computed
-    as ``log1p(sum_x P_X(x) (top - P(y | x)) / P_Y(y))``, a sum of non-negative terms.
-    """
+    The core's definition, :func:`privlib.core.notions.prior_channel_pml`, on the validated
+    prior and channel (computed in log-space: tiny leakages keep their digits, tiny masses do
+    not underflow)."""
     prior, channel = _prior_channel(prior, channel)
-    p_y = np.matmul(prior[..., None, :], channel)[..., 0, :]
-    masked = channel if (prior > 0).all() else np.where((prior > 0)[..., :, None], channel, 0.0)
-    top = masked.max(axis=-2)
-    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 for impossible outputs, set to 0 below
-        out = np.log(top) - np.log(p_y)
-        close_call = (p_y > 0) & (top - p_y < 1e-3 * top)
-    if close_call.any():
-        # prior-weighted gaps top - P(y | x) >= 0 (letters outside the support carry weight 0)
-        gap = np.matmul(prior[..., None, :], top[..., None, :] - masked)[..., 0, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(close_call, np.log1p(np.maximum(gap, 0.0) / p_y), out)
-    underflow = (p_y == 0) & (top > 0)
-    if underflow.any():
-        log_joint = _log(prior)[..., :, None] + _log(channel)
-        log_py = special.logsumexp(log_joint, axis=-2)
-        out = np.where(underflow, _log(top) - log_py, out)
-    return np.where(top == 0, 0.0, np.maximum(out, 0.0))
+    return notions.prior_channel_pml(_log(prior), _log(channel))
 
 
 def pml_sup(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
