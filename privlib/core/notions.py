@@ -646,6 +646,30 @@ def _log_record_joint(model: DataModel, i: int) -> tuple[NDArray[np.float64], ND
     return lp, _lse(lp, axis=(0, 2))
 
 
+def log_conditional_laws(log_prior: ArrayLike, log_table: ArrayLike, events: ArrayLike
+                         ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The conditional output laws ``log P(y | X in s) = log sum_{x in s} pi(x) P(y | x) - log pi(s)``
+    for every prior ``log_prior[k, x]`` (or one vector) and every event ``events[j]`` (a boolean
+    mask over the databases x), from the mechanism's ``log_table[x, y]``; also ``log pi(s)``.
+    Rows of events of prior probability 0 are ``-inf``. Shapes ``(k, events, outputs)`` and
+    ``(k, events)``. The one builder of conditional laws: the laws of a record's values
+    (:func:`conditional_laws`), of Pufferfish secrets (``pufferfish.conditional_output_laws``)
+    and of a database entry (``leakage.entry_pml``). Each event costs one pass over its own
+    databases."""
+    lp = np.atleast_2d(np.asarray(log_prior, dtype=float))
+    lt = np.asarray(log_table, dtype=float)
+    masks = np.atleast_2d(np.asarray(events, dtype=bool))
+    laws = np.full((lp.shape[0], masks.shape[0], lt.shape[1]), _NEG)
+    mass = np.full((lp.shape[0], masks.shape[0]), _NEG)
+    for j, mask in enumerate(masks):
+        rows = np.flatnonzero(mask)
+        mass[:, j] = _lse(lp[:, rows], axis=1)
+        joint = _lse(lp[:, rows, None] + lt[None, rows], axis=1)
+        with np.errstate(invalid="ignore"):
+            laws[:, j] = np.where(np.isfinite(mass[:, j])[:, None], np.minimum(joint - mass[:, j, None], 0.0), _NEG)
+    return laws, np.minimum(mass, 0.0)
+
+
 def _log_laws(channel, model: DataModel, i: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``(log mu_{i,a}(y), log pi(x_i = a))``; rows of values a with ``pi(x_i = a) = 0`` are -inf."""
     _check_pair(channel, model)
@@ -669,15 +693,12 @@ def _log_laws(channel, model: DataModel, i: int) -> tuple[NDArray[np.float64], N
             marg = _lse(h, axis=1)
         laws = np.stack([channel.log_mixture(h[a]) if np.isfinite(marg[a]) else np.full(channel.outputs, _NEG)
                          for a in range(2)])
-    else:
-        m = model.expand()
-        lp = m.log_prob.reshape(K ** i, K, K ** (n - 1 - i))
-        lt = channel.log_table.reshape(K ** i, K, K ** (n - 1 - i), channel.outputs)
-        laws = _lse(lp[..., None] + lt, axis=(0, 2))
-        marg = _lse(lp, axis=(0, 2))
-    with np.errstate(invalid="ignore"):
-        laws = np.where(np.isfinite(marg)[:, None], np.minimum(laws - marg[:, None], 0.0), _NEG)
-    return laws, np.minimum(marg, 0.0)
+        with np.errstate(invalid="ignore"):
+            laws = np.where(np.isfinite(marg)[:, None], np.minimum(laws - marg[:, None], 0.0), _NEG)
+        return laws, np.minimum(marg, 0.0)
+    record = channel.samples[:, i]
+    laws, marg = log_conditional_laws(model.expand().log_prob, channel.log_table, record[None, :] == np.arange(K)[:, None])
+    return laws[0], marg[0]
 
 
 def conditional_laws(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0

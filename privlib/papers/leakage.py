@@ -482,13 +482,16 @@ def free_lunch_epsilon(channel: ArrayLike) -> float:
     return leakage_capacity(channel)
 
 
-def _entry_axes(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int):
+def _entry_checked(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int):
     prior, channel = _prior_channel(prior, channel)
     if prior.ndim != 1 or channel.ndim != 2:
         raise ValueError("prior must be one vector over databases and channel one 2-D matrix")
     n = _database_shape("prior", prior.size, alphabet_size)
-    i = v.integer("i", i, low=0, high=n - 1)
-    k = int(alphabet_size)
+    return prior, channel, n, v.integer("i", i, low=0, high=n - 1), int(alphabet_size)
+
+
+def _entry_axes(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int):
+    prior, channel, n, i, k = _entry_checked(prior, channel, i, alphabet_size)
     p = np.moveaxis(prior.reshape((k,) * n), i, 0).reshape(k, -1)                      # [x_i, x_-i]
     ch = np.moveaxis(channel.reshape((k,) * n + (-1,)), i, 0).reshape(k, -1, channel.shape[1])  # [x_i, x_-i, y]
     return p, ch
@@ -499,12 +502,10 @@ def entry_pml(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int) 
     a (possibly correlated) prior over databases (Theorem 9 part 3 for product priors, Theorem 11
     part 3 and Theorem 10 for correlated ones). It is the PML of the channel
     ``P(y | X_i = a) = sum_{x_-i} P(x_-i | a) P(y | a, x_-i)`` under the marginal of X_i."""
-    p, ch = _entry_axes(prior, channel, i, alphabet_size)
-    marginal = p.sum(axis=1)
-    joint = np.einsum("ar,ary->ay", p, ch)  # P(X_i = a, y)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        law = np.where(marginal[:, None] > 0, joint / marginal[:, None], 1.0 / joint.shape[1])
-    return pml(marginal, law / law.sum(axis=1, keepdims=True))
+    prior, channel, n, i, k = _entry_checked(prior, channel, i, alphabet_size)
+    entry = np.unravel_index(np.arange(prior.size), (k,) * n)[i]                  # x_i of every database
+    laws, marginal = notions.log_conditional_laws(_log(prior), _log(channel), entry[None, :] == np.arange(k)[:, None])
+    return notions.prior_channel_pml(marginal[0], laws[0])
 
 
 def conditional_pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:

@@ -26,7 +26,7 @@ from scipy.sparse import csgraph
 from privlib.core import _validate as v
 from privlib.core._logspace import log_binomial_pmf, max_log_ratio
 from privlib.papers import intervals
-from privlib.core import profiles
+from privlib.core import notions, profiles
 
 __all__ = [
     "multiplicative_distance",
@@ -146,18 +146,10 @@ def _pairs(pairs: Sequence, size: int) -> tuple[NDArray[np.bool_], NDArray[np.in
 
 def _log_conditional(P: NDArray[np.float64], pri: NDArray[np.float64], secrets: NDArray[np.bool_]):
     """log P(M = t | X in s, theta) for every prior k and secret m, shape (k, m, t), and the prior
-    masses theta(s), shape (k, m)."""
+    masses theta(s), shape (k, m) (:func:`privlib.core.notions.log_conditional_laws`)."""
     with np.errstate(divide="ignore"):
-        log_p, log_pri = np.log(P), np.log(pri)
-    joint = log_pri[:, None, :, None] + log_p[None, None, :, :]               # (k, 1, x, t)
-    joint = np.where(secrets[None, :, :, None], joint, -np.inf)                # (k, m, x, t)
-    log_joint = special.logsumexp(joint, axis=2)                               # (k, m, t)
-    mass = pri @ secrets.T.astype(float)                                       # (k, m)
-    with np.errstate(divide="ignore"):
-        log_mass = np.log(mass)
-    with np.errstate(invalid="ignore"):
-        log_cond = np.where(mass[:, :, None] > 0, log_joint - log_mass[:, :, None], -np.inf)
-    return log_cond, mass
+        log_cond, log_mass = notions.log_conditional_laws(np.log(pri), np.log(P), secrets)
+    return log_cond, np.exp(log_mass)
 
 
 def conditional_output_laws(P: ArrayLike, prior: ArrayLike, secret: ArrayLike) -> NDArray[np.float64]:
