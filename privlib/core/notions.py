@@ -140,15 +140,16 @@ class FiniteChannel:
 
     def __post_init__(self) -> None:
         _check_databases(self.K, self.n)
-        table = v.channel("table", self.table)
+        lt = None if self.log_table is None else v.real("log_table", self.log_table, high=0.0, finite=False)
+        # from_log gives no table: it is the exponential of the log table, checked once here
+        table = v.channel("table", np.exp(lt) if self.table is None and lt is not None else self.table)
         if table.shape[0] != self.K ** self.n:
             raise ValueError(f"table must have K**n = {self.K ** self.n} rows, got {table.shape[0]}")
         v.size_limit("table", float(table.size), MAX_CELLS, "entries")
         object.__setattr__(self, "table", table)
-        if self.log_table is None:
+        if lt is None:
             object.__setattr__(self, "log_table", _log(table))
         else:
-            lt = v.real("log_table", self.log_table, high=0.0, finite=False)
             if lt.shape != table.shape:
                 raise ValueError(f"log_table must have the shape of table {table.shape}, got {lt.shape}")
             object.__setattr__(self, "log_table", lt)
@@ -156,8 +157,7 @@ class FiniteChannel:
     @classmethod
     def from_log(cls, log_table: ArrayLike, K: int, n: int) -> FiniteChannel:
         """A channel from its log-probabilities (kept as given, so tiny masses survive)."""
-        lt = v.real("log_table", log_table, high=0.0, finite=False)
-        return cls(np.exp(lt), K, n, lt)
+        return cls(None, K, n, log_table)
 
     @classmethod
     def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
