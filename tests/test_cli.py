@@ -20,11 +20,13 @@ def _privbook(*args, cwd=ROOT, env=None):
                           text=True, env={**os.environ, **(env or {})}, timeout=600)
 
 
-def test_list_shows_parameters_with_types_and_help():
+def test_list_shows_parameters_with_types_ranges_and_help():
     out = _privbook("list")
     assert out.returncode == 0, out.stderr
     assert "privacy_curves" in out.stdout
     assert "mechanism_epsilon" in out.stdout and "float" in out.stdout and "privacy parameter" in out.stdout
+    line = next(row for row in out.stdout.splitlines() if row.split()[:1] == ["rr_k"])
+    assert line.split()[:4] == ["rr_k", "int", "[2,", "1000]"], line
 
 
 @pytest.mark.parametrize(
@@ -35,11 +37,17 @@ def test_list_shows_parameters_with_types_and_help():
         (["run", "privacy_curves", "-p", "mechanism_epsilon", "abc"], "parameter 'mechanism_epsilon' expects float"),
         (["run", "privacy_curves", "-p", "rr_k", "2.5"], "parameter 'rr_k' expects int"),
         (["run", "privacy_curves", "-p", "sigma", "nan"], "parameter 'sigma' expects float"),
+        (["run", "privacy_curves", "-p", "rr_k", "1000000000000"], "parameter 'rr_k' must lie in [2, 1000], got 1000000000000"),
+        (["run", "privacy_curves", "-p", "mechanism_epsilon", "0"], "parameter 'mechanism_epsilon' must lie in (0, 50], got 0.0"),
+        (["run", "privacy_curves", "-p", "rr_k", "true"], "parameter 'rr_k' expects int, got 'true'"),
+        (["run", "000", "-p", "puff_sizes", "2,3,100000"], "parameter 'puff_sizes' must lie in [1, 1000], got 100000"),
+        (["sweep", "privacy_curves", "--grid", "rr_k=3,1"], "parameter 'rr_k' must lie in [2, 1000], got 1"),
+        (["sweep", "privacy_curves", "--grid", "rr_k=3", "--timeout", "-1"], "invalid positive whole number value: '-1'"),
         (["frobnicate"], "invalid choice"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, args, fragment):
-    out = _privbook(*args, "--out", str(tmp_path / "run")) if args[0] == "run" else _privbook(*args)
+    out = _privbook(*args, "--out", str(tmp_path / "run")) if args[0] in ("run", "sweep") else _privbook(*args)
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], out.stderr
@@ -53,7 +61,45 @@ def test_parse_value_treats_code_as_data():
     with pytest.raises(runs.ParameterError):
         runs.parse_value(runs.Parameter("n", "int", 1, ""), "__import__('os')")
     assert runs.parse_value(runs.Parameter("xs", "list[float]", [1.0], ""), "0.5,1") == [0.5, 1.0]
-    assert runs.parse_value(runs.Parameter("b", "bool", True, ""), "no") is False
+    assert runs.parse_value(runs.Parameter("b", "bool", True, ""), "False") is False
+
+
+@pytest.mark.parametrize("kind, value", [("bool", "yes"), ("bool", "1"), ("bool", 1), ("int", True), ("float", False),
+                                         ("int", "1e3"), ("float", "inf"), ("list[int]", [1, True])])
+def test_parse_value_refuses_what_is_not_its_type(kind, value):
+    with pytest.raises(runs.ParameterError, match="expects"):
+        runs.parse_value(runs.Parameter("x", kind, None, ""), value)
+
+
+def test_ranges_are_read_from_the_help_comment_and_checked(tmp_path):
+    def declared(line):
+        nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                               "language": "python"}})
+        nb.cells = [nbformat.v4.new_code_cell(line, metadata={"tags": ["parameters"]})]
+        path = tmp_path / "nb.ipynb"
+        nbformat.write(nb, path)
+        return runs.notebook_parameters(path)["x"]
+
+    x = declared("x: int = 4  # number of categories [2, 1000]")
+    assert (x.help, x.low, x.high, x.range) == ("number of categories", 2, 1000, "[2, 1000]")
+    assert runs.parse_value(x, "1000") == 1000 and runs.parse_value(x, 2) == 2
+    for bad in ("1", "1001", 10**12):
+        with pytest.raises(runs.ParameterError, match=r"must lie in \[2, 1000\]"):
+            runs.parse_value(x, bad)
+    y = declared("x: list[float] = [0.5]  # probabilities (0, 1)")
+    assert runs.parse_value(y, "0.25,0.75") == [0.25, 0.75]
+    for bad in ("0", "0.5,1"):
+        with pytest.raises(runs.ParameterError, match=r"must lie in \(0, 1\)"):
+            runs.parse_value(y, bad)
+    z = declared("x: float = 1.0  # scale (0, inf)")
+    assert z.range == "(0, inf)" and runs.parse_value(z, "1e300") == 1e300
+    assert declared("x: float = 1.0  # weight, in (0, 1] for the closed form").range == ""  # not at the end
+    for line, message in [("x: int = 0  # count [1, 10]", "must lie in"),
+                          ("x: str = 'a'  # label [1, 10]", "range is declared for a parameter of type str"),
+                          ("x: dict = {}  # options", "unsupported type"),
+                          ("x: int = 1.5  # count", "expects int")]:
+        with pytest.raises(runs.ParameterError, match=message):
+            declared(line)
 
 
 def test_successful_run_writes_notebook_figures_and_parameters(tiny_project):

@@ -39,6 +39,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1 (argparse reports the value it refuses)."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+_positive_int.__name__ = "positive whole number"  # argparse: "invalid positive whole number value: '-1'"
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     for nb in runs.notebooks():
         print(nb.stem)
@@ -48,7 +59,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             print(f"    ({exc})")
             continue
         for p in params.values():
-            print(f"    {p.name:<22} {p.type:<12} default {p.default!r:<14} {p.help}")
+            print(f"    {p.name:<22} {p.type:<12} {p.range or '-':<17} default {p.default!r:<14} {p.help}")
     return 0
 
 
@@ -164,7 +175,7 @@ def make_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="privbook", description="Run and build the privbook companion.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("list", help="notebooks and their parameters (type, default, help)")
+    p = sub.add_parser("list", help="notebooks and their parameters (type, range, default, help)")
     p.set_defaults(func=_cmd_list)
 
     p = sub.add_parser("run", help="run one notebook with papermill; output goes under runs/ (exit 3 if a claim FAILED)")
@@ -184,7 +195,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (default runs/<notebook>)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--allow-large", action="store_true", help="allow grids larger than the size limit")
-    p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    p.add_argument("--timeout", type=_positive_int, default=600, help="seconds allowed per cell (default 600)")
     p.add_argument("--wait", action="store_true",
                    help="if another sweep is writing the same --out, wait for it (default: exit with status 75)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

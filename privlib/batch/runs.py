@@ -1,13 +1,16 @@
 """Parameterized notebook runs behind ``privbook run`` (and the batch sweeps built on it).
 
 A chapter notebook's first code cell is tagged ``parameters`` and holds typed literal
-assignments with a help comment each::
+assignments with a help comment each, which may end with the range of the allowed values
+(``[low, high]``, a parenthesis for an open end; for a list, the range of each element)::
 
-    epsilon: float = 1.0  # privacy loss bound
+    epsilon: float = 1.0  # privacy loss bound (0, 10]
 
-:func:`notebook_parameters` reads them with :mod:`ast` (nothing is executed), :func:`parse_value`
-turns a command-line string into the declared type (values are data, never code), and
-:func:`run_notebook` executes the notebook with papermill.
+:func:`notebook_parameters` reads them with papermill's ``inspect_notebook`` (nothing is
+executed; ``papermill --help-notebook`` shows the same lines, range included) and checks their
+declared types, defaults and ranges; :func:`parse_value` turns a command-line string into the
+declared type and checks its range (values are data, never code), and :func:`run_notebook`
+executes the notebook with papermill.
 
 What a run guarantees (the "Batch regeneration" page of the book says the same to readers):
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -138,12 +142,32 @@ def excerpt(value: Any, limit: int = 60) -> str:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One entry of a notebook's ``parameters`` cell."""
+    """One entry of a notebook's ``parameters`` cell: its help text without the range, and the
+    range of a numeric parameter (of each element of a list), ``None`` for an end not given."""
 
     name: str
     type: str  # "int", "float", "str", "bool" or "list[int]" / "list[float]" / "list[str]"
     default: Any
     help: str
+    low: int | float | None = None
+    high: int | float | None = None
+    low_open: bool = False
+    high_open: bool = False
+
+    @property
+    def range(self) -> str:
+        """The declared range as written (``[2, 1000]``, ``(0, 1]``), ``""`` when none."""
+        if self.low is None and self.high is None:
+            return ""
+        ends = ("-inf" if self.low is None else _number(self.low), "inf" if self.high is None else _number(self.high))
+        return f"{'(' if self.low_open else '['}{ends[0]}, {ends[1]}{')' if self.high_open else ']'}"
+
+    def check_range(self, value: int | float) -> None:
+        """Raise :class:`ParameterError` naming the parameter when ``value`` is outside its range."""
+        low_ok = self.low is None or (value > self.low if self.low_open else value >= self.low)
+        high_ok = self.high is None or (value < self.high if self.high_open else value <= self.high)
+        if not (low_ok and high_ok):
+            raise ParameterError(f"parameter {self.name!r} must lie in {self.range}, got {excerpt(value)}")
 
 
 def project_root() -> Path:
@@ -189,32 +213,63 @@ def find_notebook(name: str, root: Path | None = None) -> Path:
     raise ParameterError(f"unknown notebook {name!r}; known: {known}")
 
 
-def _annotation(node: ast.expr) -> str:
-    text = ast.unparse(node).replace(" ", "")
+_NUMBER = r"[+-]?(?:inf|[\d_]*\.?[\d_]+(?:e[+-]?\d+)?)"
+_RANGE = re.compile(rf"\s*([\[(])\s*({_NUMBER})\s*,\s*({_NUMBER})\s*([\])])\s*$", re.IGNORECASE)
+
+
+def _number(value: int | float) -> str:
+    """A range end as written: integers in full, floats in their shortest exact form."""
+    return str(value) if isinstance(value, int) else (f"{value:g}" if float(f"{value:g}") == value else repr(value))
+
+
+def _bound(text: str, kind: str) -> int | float | None:
+    value = float(text)
+    if math.isinf(value):
+        return None
+    return int(value) if kind == "int" and value == int(value) else value
+
+
+def _declared(name: str, kind: str, default_text: str, help_text: str) -> Parameter:
+    """A parameter from papermill's reading of its line: the type must be one of the supported
+    ones, the default a literal of that type, a trailing range only on a numeric parameter, and
+    the default within it."""
+    kind = kind.replace(" ", "")
     allowed = set(_TYPES) | {f"list[{t}]" for t in ("int", "float", "str")}
-    if text not in allowed:
-        raise ParameterError(f"unsupported parameter type {text!r} (allowed: {', '.join(sorted(allowed))})")
-    return text
+    if kind not in allowed:
+        raise ParameterError(f"parameter {name!r}: unsupported type {kind!r} (allowed: {', '.join(sorted(allowed))})")
+    try:
+        default = ast.literal_eval(default_text)
+    except (ValueError, SyntaxError):
+        raise ParameterError(f"parameter {name!r}: the default {excerpt(default_text)} is not a literal") from None
+    fields: dict[str, Any] = {}
+    match = _RANGE.search(help_text)
+    if match:
+        if kind.removeprefix("list[").removesuffix("]") not in ("int", "float"):
+            raise ParameterError(f"parameter {name!r}: a range is declared for a parameter of type {kind}")
+        help_text = help_text[:match.start()]
+        scalar = kind.removeprefix("list[").removesuffix("]")
+        fields = {"low": _bound(match[2], scalar), "high": _bound(match[3], scalar),
+                  "low_open": match[1] == "(", "high_open": match[4] == ")"}
+    param = Parameter(name, kind, default, help_text.strip(), **fields)
+    parse_value(param, default)  # the declared default has the declared type and lies in the range
+    return param
 
 
 def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
-    """The typed parameters declared in the notebook's ``parameters`` cell, in order."""
+    """The typed parameters declared in the notebook's ``parameters`` cell, in order (read by
+    papermill's ``inspect_notebook``; types, defaults and ranges checked here)."""
+    import papermill
+
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"
-             and "parameters" in c.get("metadata", {}).get("tags", [])]
-    if not cells:
+    if not any(c.get("cell_type") == "code" and "parameters" in c.get("metadata", {}).get("tags", [])
+               for c in nb.get("cells", [])):
         raise ParameterError(f"{Path(path).name} has no cell tagged 'parameters'")
-    source = "".join(cells[0]["source"]) if isinstance(cells[0]["source"], list) else cells[0]["source"]
-    lines = source.splitlines()
-    params: dict[str, Parameter] = {}
-    for node in ast.parse(source).body:
-        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None):
-            continue
-        kind = _annotation(node.annotation)
-        default = ast.literal_eval(node.value)
-        comment = lines[node.lineno - 1].partition("#")[2].strip()
-        params[node.target.id] = Parameter(node.target.id, kind, default, comment)
-    return params
+    try:
+        inferred = papermill.inspect_notebook(str(path))
+    except ValueError as exc:  # e.g. no kernel named in its metadata
+        raise ParameterError(f"papermill cannot read the parameters of {Path(path).name}: {exc}") from None
+    return {name: _declared(name, str(p["inferred_type_name"]), str(p["default"]), str(p["help"] or ""))
+            for name, p in inferred.items()}
 
 
 def _parse_scalar(kind: str, text: str) -> Any:
@@ -228,41 +283,44 @@ def _parse_scalar(kind: str, text: str) -> Any:
         if not math.isfinite(value):
             raise ValueError
         return value
-    if kind == "bool":
+    if kind == "bool":  # the two spellings only: no "yes", "1" or "on"
         lowered = text.lower()
-        if lowered in {"true", "1", "yes"}:
-            return True
-        if lowered in {"false", "0", "no"}:
-            return False
+        if lowered in {"true", "false"}:
+            return lowered == "true"
         raise ValueError
     return text
 
 
 def parse_value(param: Parameter, value: Any) -> Any:
     """Convert ``value`` (a command-line string, or an already typed value from a grid file) to
-    the parameter's declared type; raises :class:`ParameterError` naming the parameter."""
+    the parameter's declared type and check it against the declared range (each element of a
+    list); raises :class:`ParameterError` naming the parameter."""
     kind = param.type
     try:
         if kind.startswith("list["):
-            inner = kind[5:-1]
             if isinstance(value, str):
                 items = json.loads(value) if value.strip().startswith("[") else value.split(",")
             else:
                 items = value
             if not isinstance(items, list) or not items:
                 raise ValueError
-            return [parse_value(Parameter(param.name, inner, None, ""), item) for item in items]
-        if isinstance(value, str):
-            return _parse_scalar(kind, value)
-        if kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-            return float(value)
-        if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if kind in {"bool", "str"} and isinstance(value, _TYPES[kind]):
-            return value
-        raise ValueError
+        elif isinstance(value, str):
+            converted = _parse_scalar(kind, value)
+        elif kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            converted = float(value)
+        elif (kind == "int" and isinstance(value, int) and not isinstance(value, bool)
+              or kind in {"bool", "str"} and isinstance(value, _TYPES[kind])):
+            converted = value
+        else:
+            raise ValueError
     except (ValueError, TypeError, json.JSONDecodeError):
         raise ParameterError(f"parameter {param.name!r} expects {kind}, got {excerpt(value)}") from None
+    if kind.startswith("list["):
+        element = dataclasses.replace(param, type=kind[5:-1])
+        return [parse_value(element, item) for item in items]
+    if kind in ("int", "float"):
+        param.check_range(converted)
+    return converted
 
 
 def validate_parameters(path: str | Path, values: dict[str, Any]) -> dict[str, Any]:
