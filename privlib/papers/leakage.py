@@ -505,7 +505,9 @@ def entry_pml(prior: ArrayLike, channel: ArrayLike, i: int, alphabet_size: int) 
     prior, channel, n, i, k = _entry_checked(prior, channel, i, alphabet_size)
     entry = np.unravel_index(np.arange(prior.size), (k,) * n)[i]                  # x_i of every database
     laws, marginal = notions.log_conditional_laws(_log(prior), _log(channel), entry[None, :] == np.arange(k)[:, None])
-    return notions.prior_channel_pml(marginal[0], laws[0])
+    law, weight = np.exp(laws[0]), np.exp(marginal[0])
+    law[weight == 0] = 1.0 / law.shape[1]  # a value the prior excludes: any law (it has no weight)
+    return pml(weight, law)
 
 
 def conditional_pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
