@@ -58,10 +58,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: runs are not locked
-    fcntl = None  # type: ignore[assignment]
+import filelock
 
 from privlib.book import results
 
@@ -393,18 +390,24 @@ def _versions() -> dict[str, str]:
 # --- locks ---------------------------------------------------------------------------------------
 
 class FolderLock:
-    """An exclusive ``flock`` on the file ``path``, for one writer per folder.
-
-    The operating system releases the lock when its holder dies, even by SIGKILL, so a lock is
-    never stale. The file is removed on :meth:`release` (while still locked; :meth:`acquire`
-    re-checks that the file it locked is still the one at ``path``), and holds the holder's
-    pid, host and ``purpose`` for the message another process shows.
+    """An exclusive lock on the file ``path``, for one writer per folder: filelock's ``FileLock``
+    (an ``flock`` on POSIX), which the operating system releases when its holder dies, even by
+    SIGKILL, so a lock is never stale. On release the file is removed while still locked (filelock
+    leaves it on POSIX; it detects a file unlinked by its previous holder between opening and
+    locking, and tries again), so no lock file outlives its run; while held it
+    holds the holder's purpose, pid and host (written when the lock is taken, never truncated by
+    a contender), which a second writer shows in :class:`RunBusy`.
     """
 
     def __init__(self, path: str | Path, purpose: str = "a privbook run"):
         self.path = Path(path)
         self.purpose = purpose
-        self._fd: int | None = None
+        # thread_local=False: a run's lock may be released by another thread than the one that took it
+        self._lock = filelock.FileLock(self.path, thread_local=False, on_acquired=self._write_holder)
+
+    def _write_holder(self, fd: int) -> None:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{self.purpose} (pid {os.getpid()} on {socket.gethostname()})\n".encode(), 0)
 
     def holder(self) -> str:
         """Who holds the lock, as written in the lock file (``""`` when unknown)."""
@@ -413,27 +416,12 @@ class FolderLock:
         except (OSError, UnicodeDecodeError):
             return ""
 
-    def _try(self) -> bool:
-        while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                if fcntl is not None:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                return False
-            try:
-                current = os.stat(self.path)
-            except FileNotFoundError:
-                current = None
-            mine = os.fstat(fd)
-            if current is None or (current.st_ino, current.st_dev) != (mine.st_ino, mine.st_dev):
-                os.close(fd)  # removed by its previous holder after we opened it: try again
-                continue
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{self.purpose} (pid {os.getpid()} on {socket.gethostname()})\n".encode())
-            self._fd = fd
-            return True
+    def _try(self, timeout: float = 0.0) -> bool:
+        try:
+            self._lock.acquire(timeout=timeout, blocking=timeout > 0)
+        except filelock.Timeout:
+            return False
+        return True
 
     def acquire(self, *, wait: bool = False, stop: Callable[[], bool] | None = None,
                 on_wait: Callable[[str], None] | None = None) -> FolderLock:
@@ -446,20 +434,17 @@ class FolderLock:
             raise RunBusy(f"{self.path.parent} is being written by {self.holder() or 'another privbook process'}")
         if on_wait is not None:
             on_wait(f"waiting for {self.holder() or 'another privbook process'} to finish with {self.path.parent}")
-        while not self._try():
+        while not self._try(timeout=0.2):
             if stop is not None and stop():
                 raise RunInterrupted(getattr(stop, "signum", None))
-            time.sleep(0.2)
         return self
 
     def release(self) -> None:
         """Remove the lock file and release the lock (no-op when not held)."""
-        if self._fd is None:
-            return
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
-        os.close(self._fd)
-        self._fd = None
+        if self._lock.is_locked:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)  # while still locked; a contender that locked the unlinked file retries
+            self._lock.release(force=True)
 
     def __enter__(self) -> FolderLock:
         return self.acquire()
