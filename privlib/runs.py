@@ -479,8 +479,11 @@ def _remove(path: Path) -> None:
     lock file."""
     if path.is_dir() and not path.is_symlink():
         if path.name.endswith(".old"):
-            with contextlib.suppress(OSError, ParameterError):
-                _remove_run_folder(path)
+            with contextlib.suppress(OSError):
+                try:
+                    _remove_run_folder(path)
+                except ParameterError:  # not recognisably a run's: removed only when empty
+                    path.rmdir()
         else:
             shutil.rmtree(path, ignore_errors=True)
     else:
@@ -512,7 +515,8 @@ def clean_stale(folder: str | Path, *, skip: str = "") -> list[str]:
             for entry in entries:
                 if entry.name != lock.path.name:
                     _remove(entry)
-                removed.append(entry.name)
+                if entry.name == lock.path.name or not (entry.exists() or entry.is_symlink()):
+                    removed.append(entry.name)
         finally:
             lock.release()
     return removed
@@ -752,7 +756,7 @@ def _run_files(folder: Path) -> list[str]:
     for entry in _entries(folder):
         if entry.name not in allowed or entry.is_symlink() or not entry.is_file():
             raise ParameterError(f"holds {entry.name}, which privbook did not write")
-    return [*names, FILES]
+    return [*sorted(names, key=lambda n: n == RESULTS), FILES]  # recognisable until the last file goes
 
 
 def _failed_files(folder: Path, notebook: str | None) -> list[str]:
@@ -944,9 +948,12 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
                 _remove(entry)
         check_out(dest, notebook=path.name, label=f"{dest}")  # again, under the lock
         return _run_locked(papermill, path, params, dest, key, kernel_name, timeout, progress, stop)
+    except OSError:
+        lock.release()
+        _rmdirs(created)  # a full disk: the folders this run created go too, if empty
+        raise
     finally:
         lock.release()
-        _rmdirs(created)  # those a failed or interrupted run left empty
 
 
 def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, key: str, kernel_name: str,

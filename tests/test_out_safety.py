@@ -127,6 +127,18 @@ def test_check_out_refuses_roots_and_accepts_what_privbook_made(tiny_project, mo
         runs.check_out(run)
 
 
+def test_debris_of_a_replaced_run_loses_only_what_the_run_wrote(tmp_path):
+    old = tmp_path / ".x=1.old"  # a run killed while replacing its folder
+    old.mkdir()
+    (old / "results.json").write_text("{}")
+    runs._write_file_manifest(old)
+    (old / "keep.txt").write_text("the user's\n")
+    assert runs.clean_stale(tmp_path) == []
+    assert sorted(p.name for p in old.iterdir()) == ["files.json", "keep.txt", "results.json"]
+    (old / "keep.txt").unlink()
+    assert runs.clean_stale(tmp_path) == [".x=1.old"] and list(tmp_path.iterdir()) == []
+
+
 def test_finished_run_folder_is_replaced_and_nothing_else_changes(tiny_project, private_tmp):
     first = _privbook(tiny_project, "run", "tiny", "-q", "-p", "scale", "3", "--out", "out/r", tmpdir=private_tmp)
     assert first.returncode == 0, first.stderr
