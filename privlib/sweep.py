@@ -26,10 +26,10 @@ What a sweep guarantees:
   file is written.
 - **Only its own folders.** ``out`` must be a new folder or one a sweep created (its marker
   ``.privbook-sweep``, written first thing, or its manifest), and a point run again replaces only a
-  finished run's files (:func:`privlib.runs.check_out`); anything else is refused before any file
+  finished run's files (``runs.check_out``); anything else is refused before any file
   is written.
 - **A full disk is one error.** An ``OSError`` writing the sweep's own files is raised as
-  :class:`privlib.runs.OutputError` with no temporary file left; finished points are kept.
+  ``runs.OutputError`` with no temporary file left; finished points are kept.
 
 Runs go to local worker processes (``jobs``), or to a Dask distributed scheduler when an address
 is given (``dask.distributed.Client`` used as the executor; workers need the repository at the
@@ -318,7 +318,7 @@ def _record_from(payload: dict[str, Any], folder: Path, status: str | None = Non
 
 def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file renamed into place; on failure (a full disk) the temporary
-    file is removed, ``path`` is left as it was, and :class:`privlib.runs.OutputError` is raised."""
+    file is removed, ``path`` is left as it was, and ``runs.OutputError`` is raised."""
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         with runs._writing(f"writing {path}"):
@@ -517,7 +517,7 @@ def _clean_sweep_debris(out_dir: Path) -> None:
 
 
 def _check_out(path: Path, points: list[dict[str, Any]], out: str | Path | None) -> tuple[Path, bool]:
-    """The sweep's folder and whether it carries the sweep marker; :class:`privlib.runs.ParameterError`
+    """The sweep's folder and whether it carries the sweep marker; ``runs.ParameterError``
     (one line) when ``out`` is not a new folder or a sweep's, or when a point to run again would replace
     a folder holding what privbook did not write. Nothing is created."""
     default = runs.project_root() / "runs" / path.stem
@@ -564,9 +564,11 @@ def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Pa
     and the paths of the manifest and gallery. ``log`` receives progress notes (reruns and their
     reasons, waiting for a lock). Raises :class:`privlib.runs.ParameterError` (bad grid),
     ``SchedulerError`` or :class:`privlib.runs.RunBusy` (another sweep writes ``out``; with
-    ``wait`` the sweep waits for it) before running anything, and ``ParameterError`` for an ``out``
-    that is neither a new folder nor a sweep's. Writing the manifest or gallery on a full disk raises
-    :class:`privlib.runs.OutputError` (no temporary file is left).
+    ``wait`` the sweep waits for it) before running anything.
+
+    ``out`` must be a new folder or a sweep's (``ParameterError`` otherwise, before anything runs).
+    Writing the lock, manifest or gallery on a full disk raises ``runs.OutputError`` (an ``OSError``;
+    no temporary file is left).
     """
     log = log or (lambda message: None)
     path = runs.find_notebook(str(notebook))
