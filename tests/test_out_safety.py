@@ -35,7 +35,7 @@ def _privbook(root, *args, tmpdir=None, cwd=None, timeout=300):
     env = {**os.environ, "PRIVBOOK_ROOT": str(root)}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
-    return subprocess.run([sys.executable, "-m", "privlib.cli", *args], cwd=cwd or root, capture_output=True,
+    return subprocess.run([sys.executable, "-m", cli.__name__, *args], cwd=cwd or root, capture_output=True,
                           text=True, env=env, timeout=timeout)
 
 
