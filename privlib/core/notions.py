@@ -833,18 +833,25 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     return _max_log_ratio(laws, _present(marg))
 
 
-def prior_channel_pml(log_prior: ArrayLike, log_channel: ArrayLike) -> NDArray[np.float64]:
+def prior_channel_pml(prior: ArrayLike, channel: ArrayLike, *, log: bool = False) -> NDArray[np.float64]:
     """Pointwise maximal leakage ``l(X -> y) = log max_{x: P_X(x) > 0} P(y | x) / P_Y(y)`` of
     every output (Saeidian et al., Theorem 1, the closed form of Definition 2.3), from
-    ``log_prior[..., x] = log P_X(x)`` and ``log_channel[..., x, y] = log P(y | x)`` (leading axes
-    broadcast, ``-inf`` for no mass); 0 for outputs of probability 0. The one definition of PML:
-    :func:`pml` applies it to the channel ``x_i -> y`` of a record, ``leakage.pml`` to a channel
-    given as a matrix. With ``top(y)`` the largest likelihood, ``P_Y(y) / top(y) = 1 - S(y)`` where
-    ``S(y) = sum_x P_X(x) (1 - P(y | x) / top(y))`` is a sum of non-negative terms, so a tiny
-    leakage is ``-log1p(-S)`` with all its digits, and a large one ``-log sum_x P_X(x) P(y | x) /
-    top(y)`` in log-space (no underflow)."""
-    lp = np.asarray(log_prior, dtype=float)[..., :, None]
-    lc = np.asarray(log_channel, dtype=float)
+    ``prior[..., x] = P_X(x)`` and ``channel[..., x, y] = P(y | x)`` (leading axes broadcast),
+    or their logarithms with ``log=True`` (``-inf`` for no mass); 0 for outputs of probability
+    0. The one definition of PML: :func:`pml` applies it to the channel ``x_i -> y`` of a record
+    (in log-space), ``leakage.pml`` to a channel given as a matrix. Each form keeps the digits of
+    its input: a tiny leakage is ``log1p`` of ``S(y) = sum_x P_X(x) (top(y) - P(y | x)) / P_Y(y)``,
+    a sum of non-negative terms (``top`` the largest likelihood), never a difference of logs.
+
+    Probabilities: ``P_Y`` is one matrix product (no cancellation); the gaps ``top - P(y | x)``
+    are taken where the leakage is below 1e-3; outputs whose terms all underflow are redone in
+    log-space. Log-probabilities: ``P_Y / top = 1 - S'`` with ``S' = sum_x P_X(x) (1 - P(y | x) /
+    top)`` from ``expm1`` of the log-ratios, ``-log1p(-S')`` below ``S' = 1/2`` and ``-log sum_x
+    P_X(x) P(y | x) / top`` above (no underflow)."""
+    if not log:
+        return _linear_pml(np.asarray(prior, dtype=float), np.asarray(channel, dtype=float))
+    lp = np.asarray(prior, dtype=float)[..., :, None]
+    lc = np.asarray(channel, dtype=float)
     support = lp > _NEG
     masked = np.where(support, lc, _NEG)
     top = masked.max(axis=-2)
@@ -855,9 +862,29 @@ def prior_channel_pml(log_prior: ArrayLike, log_channel: ArrayLike) -> NDArray[n
     return np.where(top == _NEG, 0.0, np.maximum(out, 0.0))
 
 
+def _linear_pml(prior: NDArray[np.float64], channel: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`prior_channel_pml` from probabilities."""
+    p_y = np.matmul(prior[..., None, :], channel)[..., 0, :]
+    masked = channel if (prior > 0).all() else np.where((prior > 0)[..., :, None], channel, 0.0)
+    top = masked.max(axis=-2)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 for impossible outputs, set to 0 below
+        out = np.log(top) - np.log(p_y)
+        close_call = (p_y > 0) & (top - p_y < 1e-3 * top)
+    if close_call.any():
+        # prior-weighted gaps top - P(y | x) >= 0 (letters outside the support carry weight 0)
+        gap = np.matmul(prior[..., None, :], top[..., None, :] - masked)[..., 0, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(close_call, np.log1p(np.maximum(gap, 0.0) / p_y), out)
+    underflow = (p_y == 0) & (top > 0)
+    if underflow.any():
+        log_py = _lse(_log(prior)[..., :, None] + _log(channel), axis=-2)
+        out = np.where(underflow, _log(top) - log_py, out)
+    return np.where(top == 0, 0.0, np.maximum(out, 0.0))
+
+
 def _pml_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> NDArray[np.float64]:
     _present(marg)
-    return prior_channel_pml(marg, laws)
+    return prior_channel_pml(marg, laws, log=True)
 
 
 def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> float:

@@ -101,10 +101,10 @@ def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
     """Pointwise maximal leakage ``l(X -> y) = log max_{x in supp P_X} P(y | x) / P_Y(y)`` of every
     output (Theorem 1, the closed form of Definition 2.3); 0 for outputs of probability 0.
     The core's definition, :func:`privlib.core.notions.prior_channel_pml`, on the validated
-    prior and channel (computed in log-space: tiny leakages keep their digits, tiny masses do
-    not underflow)."""
+    prior and channel (one matrix product; tiny leakages from the gaps ``top - P(y | x)``, so
+    they keep their digits; outputs whose terms all underflow redone in log-space)."""
     prior, channel = _prior_channel(prior, channel)
-    return notions.prior_channel_pml(_log(prior), _log(channel))
+    return notions.prior_channel_pml(prior, channel)
 
 
 def pml_sup(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
