@@ -452,11 +452,11 @@ class FolderLock:
             return ""
 
     def _try(self, timeout: float = 0.0) -> bool:
-        try:
-            with _writing(f"creating the lock file {self.path}"):
+        with _writing(f"creating the lock file {self.path}"):
+            try:
                 self._lock.acquire(timeout=timeout, blocking=timeout > 0)
-        except filelock.Timeout:
-            return False
+            except filelock.Timeout:  # held by another process (an OSError: caught before _writing sees it)
+                return False
         return True
 
     def acquire(self, *, wait: bool = False, stop: Callable[[], bool] | None = None,
