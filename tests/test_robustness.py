@@ -50,3 +50,57 @@ def test_log_hockey_stick_refuses_log_probabilities_above_zero():
     # log_p = [700, -1] returned 1e300
     assert_rejects(profiles.log_hockey_stick, [700.0, -1.0], [-0.7, -0.7], 0.5, name="log_p")
     assert_rejects(profiles.log_hockey_stick, np.log([0.5, 0.5]), [-0.1, -0.1], 0.5, name="log_q")
+
+
+# --- statistical -----------------------------------------------------------------------------
+
+from privlib import statistical  # noqa: E402
+
+
+def _chernoff_mp(eps: float, pi: float):
+    with mp.workdps(400 + int(eps / 2)):  # digits for 1 - pi at pi = 1e-300 and 1 - q at q = 1 - e^-eps
+        eps, pi = mp.mpf(eps), mp.mpf(pi)
+
+        def kl(s):
+            q = pi * mp.exp(s) / (1 - pi + pi * mp.exp(s))
+            return q * mp.log(q / pi) + (1 - q) * mp.log((1 - q) / (1 - pi))
+        return min(kl(eps), kl(-eps))
+
+
+@pytest.mark.parametrize("eps", [1e-4, 1e-3, 2e-3, 0.1, 1.0, 20.0, 700.0, 800.0])
+@pytest.mark.parametrize("pi", [1e-300, 1e-12, 0.3, 0.5, 1 - 1e-9, 1 - 1e-12])
+def test_chernoff_rate_is_accurate_up_to_huge_epsilon(eps, pi):
+    # chernoff_rate(800, 0.5) was NaN, chernoff_rate(1e-3, 0.999999999) off by 1e-4
+    assert _rel(float(statistical.chernoff_rate(eps, pi)), _chernoff_mp(eps, pi)) < 1e-11
+
+
+def test_chernoff_rate_at_the_largest_double():
+    # the limit eps -> inf is min(-log pi, -log(1 - pi))
+    assert statistical.chernoff_rate(1.7e308, 0.3) == pytest.approx(-np.log(0.7), rel=1e-15)
+
+
+@pytest.mark.parametrize("eps, lam", [(800.0, 0.1), (0.5, 0.1), (2.0, 1e-9), (700.5, 1e-300), (710.0, 1e-310),
+                                      (1e-12, 0.5), (800.0, 1.0)])
+def test_amplified_epsilon_is_accurate_beyond_709(eps, lam):
+    # amplified_epsilon(800, 0.1) was inf (true 797.7)
+    with mp.workdps(60):
+        true = mp.log(1 + mp.mpf(lam) * mp.expm1(mp.mpf(eps)))
+    assert _rel(float(statistical.amplified_epsilon(eps, lam)), true) < 1e-11
+
+
+def test_amplified_epsilon_limits():
+    assert statistical.amplified_epsilon(800.0, 0.0) == 0.0
+    assert statistical.amplified_epsilon(1.7e308, 0.1) == 1.7e308
+
+
+def test_theorem_thresholds_beyond_709():
+    # theorem_thresholds(800, ...) was (nan, -270); at eps -> inf they tend to (lam + 1/xi) n pi
+    # and (lam - 1) n pi
+    n, m, pi = 20, 5, 0.3
+    up, down = statistical.theorem_thresholds(800.0, n, m, pi)
+    xi = pi / (1 - pi)
+    assert up == pytest.approx((m / n + 1 / xi) * n * pi, rel=1e-15)
+    assert down == pytest.approx((m / n - 1) * n * pi, rel=1e-15)
+    # and the closed-form summands, which carry e^eps, refuse what is not a double
+    assert_rejects(statistical.theorem_summands, 800.0, n, m, pi, name="epsilon")
+    assert_rejects(statistical.theorem_deltas, 800.0, n, m, pi, name="epsilon")
