@@ -104,3 +104,70 @@ def test_theorem_thresholds_beyond_709():
     # and the closed-form summands, which carry e^eps, refuse what is not a double
     assert_rejects(statistical.theorem_summands, 800.0, n, m, pi, name="epsilon")
     assert_rejects(statistical.theorem_deltas, 800.0, n, m, pi, name="epsilon")
+
+
+# --- leakage ---------------------------------------------------------------------------------
+
+from privlib import leakage, mechanisms, minimax, notions  # noqa: E402
+
+
+@pytest.mark.parametrize("theta, eps", [(0.3, 800.0), (0.3, 709.8), (1e-6, 50.0), (0.5, 1e-12), (0.3, 1.7e308)])
+def test_laplace_count_pml_sup_beyond_709(theta, eps):
+    # laplace_count_pml_sup(0.3, 800) was -inf (true 1.204)
+    with mp.workdps(60):
+        e, t = mp.mpf(eps if eps < 1e4 else 1e4), mp.mpf(theta)
+        true = max(e - mp.log(1 - t + t * mp.exp(e)), e - mp.log(t + (1 - t) * mp.exp(e)))
+    assert _rel(float(leakage.laplace_count_pml_sup(theta, eps)), true) < 1e-13
+
+
+@pytest.mark.parametrize("h, c", [(710.0, 1.0), (2.0, 1.0), (800.0, 0.0), (1e300, 5.0), (1e-12, 1e-12)])
+def test_capacity_entropy_bound_beyond_709(h, c):
+    # capacity_entropy_bound(710, 1) was inf (true 709)
+    with mp.workdps(60):
+        true = mp.log(1 + mp.expm1(mp.mpf(h)) * mp.exp(-mp.mpf(c))) if h < 1e4 else mp.mpf(h) - c
+    assert _rel(float(leakage.capacity_entropy_bound(h, c)), true) < 1e-13
+
+
+# --- sizes checked in integers, before allocating ----------------------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: notions.randomized_response(2000, 1.0), "n"),           # was OverflowError from float(K)**n
+    (lambda: notions.ising_chain_model(10**30, 0.5), "n"),            # was unbounded memory
+    (lambda: notions.iid_model(10**9, 0.3), "n"),
+    (lambda: notions.FiniteChannel(np.ones((2, 1)), 2, 10**6), "n"),
+    (lambda: notions.geometric_count(10**9, 1.0), "n"),
+])
+def test_sizes_are_refused_by_name_before_allocating(call, name):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value).startswith(f"{name} ")
+    assert "limit" in str(info.value) or "[1, " in str(info.value)
+
+
+def test_valid_inputs_once_refused_with_an_internal_message():
+    # subsampled_count(10**6, 2): "row 163753 sums to 0.999999996353"
+    ch = notions.subsampled_count(10**6, 2)
+    assert np.allclose(np.exp(ch.log_table).sum(axis=1), 1.0, rtol=0, atol=1e-14)
+    # exact hypergeometric row for k = 163753 positives of 10^6, subsample of 2 (fractions)
+    from fractions import Fraction
+    k, n = 163753, 10**6
+    exact = [Fraction((n - k) * (n - k - 1), n * (n - 1)), Fraction(2 * k * (n - k), n * (n - 1)),
+             Fraction(k * (k - 1), n * (n - 1))]
+    assert np.allclose(np.exp(ch.log_table[k]), [float(x) for x in exact], rtol=1e-7)
+    # gaussian_count(5, 1e-300): the exact count
+    assert np.array_equal(np.exp(notions.gaussian_count(5, 1e-300).log_table), np.eye(6))
+    # ising_chain_model(5, 1e300): the two aligned databases, 1/2 each
+    prob = np.exp(notions.ising_chain_model(5, 1e300).log_prob)
+    assert prob[0] == prob[-1] == 0.5 and prob.sum() == 1.0
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), np.array([True, False])])
+def test_booleans_are_not_numbers(bad):
+    assert_rejects(profiles.laplace_delta, bad, 1.0, name="epsilon")
+    assert_rejects(minimax.tv_contraction_bound, 0.3, bad, 10, name="tv_p")
+
+
+@pytest.mark.parametrize("seed", [-1, "yes", 2.5, True])
+def test_bad_seeds_are_refused_by_name(seed):
+    assert_rejects(minimax.support_dp_expmech, [0.2, 0.9], 1.0, rng=seed, name="rng")
+    assert_rejects(mechanisms.LaplaceMechanism(1.0).sample, 0.0, rng=seed, name="rng")

@@ -15,12 +15,15 @@ from numpy.typing import ArrayLike, NDArray
 def as_float_array(name: str, value: ArrayLike, *, nan_check: bool = True) -> NDArray[np.float64]:
     """Return ``value`` as a float array, rejecting non-numeric input and (unless the caller
     checks it itself, as :func:`real` does with its minimum and maximum) NaN."""
-    if isinstance(value, (str, bytes)) or value is None:
+    if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
+    if isinstance(value, np.ndarray) and value.dtype.kind not in "fiu":
+        if value.dtype.kind == "b":
+            raise TypeError(f"{name} must be a number or an array of numbers, got an array of booleans")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+        raise TypeError(f"{name} must be a number or an array of numbers, got {_brief(value)}") from None
     # one pass: the sum is NaN if any element is NaN (or if +inf and -inf both occur)
     if nan_check and np.isnan(arr.sum()) and np.isnan(arr).any():
         raise ValueError(f"{name} must not contain NaN")
@@ -117,7 +120,45 @@ def scalar(name: str, value: object, **bounds) -> float:
     return float(real(name, value, **bounds))
 
 
-def size_limit(name: str, elements: float, limit: float, what: str = "elements") -> None:
-    """Refuse, before allocating, work that would need more than ``limit`` ``what``."""
+def _brief(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _count(x: float | int) -> str:
+    if isinstance(x, int) and x.bit_length() > 1000:
+        return f"about 2^{x.bit_length() - 1}"
+    return f"{float(x):.3g}"
+
+
+def size_limit(name: str, elements: float | int, limit: float | int, what: str = "elements") -> None:
+    """Refuse, before allocating, work that would need more than ``limit`` ``what``
+    (``elements`` best given as a Python int, exact however large)."""
     if elements > limit:
-        raise ValueError(f"{name} too large: it would need {elements:.3g} {what}, more than the limit {limit:.3g}")
+        raise ValueError(f"{name} too large: it would need {_count(elements)} {what}, more than the limit {_count(limit)}")
+
+
+def power_limit(name: str, base: int, exponent: int, limit: float | int, what: str = "elements") -> None:
+    """:func:`size_limit` for ``base**exponent`` elements, in integers (never a float power that
+    overflows), without computing a huge power: the exponent is checked against the limit's
+    number of bits first."""
+    base, exponent = int(base), int(exponent)
+    if base <= 1 or exponent <= 0:
+        return
+    if (exponent * (base.bit_length() - 1)) > int(limit).bit_length():  # base**exponent > 2^bits > limit
+        raise ValueError(f"{name} too large: it would need {base}**{exponent} {what}, more than the limit {_count(limit)}")
+    size_limit(name, base**exponent, limit, what)
+
+
+def rng(name: str, value: object) -> np.random.Generator:
+    """A numpy Generator from ``value``: a Generator, None (fresh entropy) or a seed, an integer
+    >= 0 (not a bool)."""
+    if isinstance(value, np.random.Generator):
+        return value
+    if value is None:
+        return np.random.default_rng()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a numpy Generator, an integer seed >= 0 or None, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be a numpy Generator, an integer seed >= 0 or None, got {value}")
+    return np.random.default_rng(int(value))

@@ -493,7 +493,7 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
     mean = project_l2_ball(x, t).mean(axis=-2)
     if _mechanism(mechanism) == "none":
         return mean
-    return mean + _sample_noise(mechanism, t, n, d, alpha, delta, mean.shape, np.random.default_rng(rng))
+    return mean + _sample_noise(mechanism, t, n, d, alpha, delta, mean.shape, v.rng("rng", rng))
 
 
 def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
@@ -568,7 +568,7 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
     v.scalar("alpha", alpha, low=0.0, low_open=True)
     _mechanism(mechanism)
     v.size_limit("reps * d", float(reps) * d, 1e8)
-    gen = np.random.default_rng(rng)
+    gen = v.rng("rng", rng)
     if np.isinf(k):
         b = gen.binomial(n, 0.5, reps)
         mean_err = min(r_, t) * (2.0 * b / n - 1.0)
@@ -664,7 +664,7 @@ def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
     :data:`SLOPE_GRIDS`, next to the exponent of Table 1 (:func:`rate_exponents`). With
     ``reps > 0`` the slope is also fitted to Monte Carlo risks of the estimator
     (:func:`simulate_two_point_risk` at the least favourable ``p`` of each grid point)."""
-    gen = np.random.default_rng(rng)
+    gen = v.rng("rng", rng)
     theory = rate_exponents(k)
     rows = []
     for mech in ("laplace", "gauss", "kl"):
@@ -774,7 +774,7 @@ def private_histogram(X: ArrayLike, m: int, alpha: float, rng: np.random.Generat
     counts = np.bincount(np.ravel_multi_index(idx.T, (m,) * d), minlength=m ** d).reshape((m,) * d)
     props = counts / n
     if np.isfinite(a):
-        props = props + np.random.default_rng(rng).laplace(0.0, 2.0 / (n * a), props.shape)
+        props = props + v.rng("rng", rng).laplace(0.0, 2.0 / (n * a), props.shape)
     return props * float(m) ** d
 
 
@@ -916,7 +916,7 @@ def support_dp_expmech(X: ArrayLike, alpha: float, lo: float = 0.0, hi: float = 
     in the rare event one is proposed, drawn exactly from the full sort and accepted with
     probability true weight / bound (rejection sampling)."""
     a, lo_, hi_, x, n, k = _support_params(X, alpha, lo, hi)
-    gen = np.random.default_rng(rng)
+    gen = v.rng("rng", rng)
     half = int(np.ceil(_EXPMECH_WINDOW / a))
     jlo, jhi = max(0, k - half), min(n, k + half)  # intervals j = jlo..jhi are in the window
     first, last = max(jlo - 1, 0), min(jhi, n - 1)  # 0-based ranks of the order statistics needed
