@@ -171,3 +171,45 @@ def test_booleans_are_not_numbers(bad):
 def test_bad_seeds_are_refused_by_name(seed):
     assert_rejects(minimax.support_dp_expmech, [0.2, 0.9], 1.0, rng=seed, name="rng")
     assert_rejects(mechanisms.LaplaceMechanism(1.0).sample, 0.0, rng=seed, name="rng")
+
+
+# --- hangs and unbounded allocations ---------------------------------------------------------
+
+from privlib import affiliation  # noqa: E402
+
+
+def test_hamming_packing_at_its_documented_maximum():
+    # hamming_packing(20, 3) took more than 10 s; the lexicode must be the one the quadratic
+    # greedy builds (checked against a plain greedy on m = 10) and have distance >= 3
+    code = minimax.hamming_packing(20, 3)
+    assert code.shape == (2**15, 20)   # the lexicode of distance 3 is the [20, 15] shortened Hamming code
+    words = ((code[:200] + 1) / 2).astype(int)
+    dist = (words[:, None, :] != words[None, :, :]).sum(axis=2)
+    assert dist[~np.eye(200, dtype=bool)].min() >= 3
+    greedy = []
+    for w in range(2**10):
+        if all(bin(w ^ c).count("1") >= 3 for c in greedy):
+            greedy.append(w)
+    bits = ((np.array(greedy)[:, None] >> np.arange(9, -1, -1)) & 1) * 2.0 - 1.0
+    assert np.array_equal(minimax.hamming_packing(10, 3), bits)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: minimax.release_one_channel(1000, 2), "n"),
+    (lambda: minimax.chtp_level(minimax.geometric_count_channel(20, 1.0), 0.5), "channel"),
+    (lambda: minimax.geometric_count_channel(10**9, 1.0), "n"),
+    (lambda: affiliation.grid_edges(10**4, 10**4), "rows * cols"),
+    (lambda: affiliation.complete_tree_parents(2, 10**30), "branching and depth"),
+    (lambda: affiliation.exchangeable_worst_case_lp(np.zeros(10**5), 0.5), "log_weights"),
+])
+def test_work_beyond_the_limits_is_refused_before_it_starts(call, name):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value).startswith(f"{name} too large") and "limit" in str(info.value)
+
+
+def test_lattice_centre_privacy_at_a_huge_coupling():
+    # lattice_centre_privacy(3, 3, 1e12, 0.2): "prior must sum to 1"; at infinite coupling the 9
+    # spins are clones, so the centre's inferential privacy is 9 epsilon
+    assert affiliation.lattice_centre_privacy(3, 3, 1e12, 0.2) == pytest.approx(1.8, rel=1e-12)
+    assert_rejects(affiliation.ising_prior, 3, [(0, 1), (1, 2)], 1.7e308, name="coupling")

@@ -164,7 +164,10 @@ class FiniteChannel:
     def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
         """Build the table row by row from ``fn(database) -> pmf over outputs``."""
         _check_databases(K, n)
-        rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
+        databases = itertools.product(range(K), repeat=n)
+        first = np.asarray(fn(next(databases)), dtype=float)
+        v.size_limit("n", K**n * max(first.size, 1), MAX_CELLS, "table entries (K**n databases x outputs)")
+        rows = [first] + [np.asarray(fn(x), dtype=float) for x in databases]
         return cls(np.vstack(rows), K, n)
 
     @property
@@ -191,6 +194,8 @@ class FiniteChannel:
 
     def distinct_neighbour_rows(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The distinct ordered pairs of output laws ``(P(.|x), P(.|x'))`` over neighbours."""
+        v.size_limit("channel", self.n * self.K ** self.n * (self.K - 1) * self.outputs, MAX_CELLS,
+                     "entries of neighbour pairs (n K**n (K-1) x outputs)")
         p, q = [], []
         for _, _, pb, qb in _neighbour_blocks(self):
             p.append(pb.reshape(-1, self.outputs))
@@ -619,8 +624,11 @@ def ising_model(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, f
     h = np.broadcast_to(v.real("field", field), (n,))
     spins = 2 * _digits(2, n) - 1
     energy = spins @ h
-    for (a, b), j in zip(edges, J):
-        energy = energy + j * spins[:, a] * spins[:, b]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for (a, b), j in zip(edges, J):
+            energy = energy + j * spins[:, a] * spins[:, b]
+    if not np.isfinite(energy).all():
+        raise ValueError("coupling and field too large: the energy sum_uv |J_uv| + sum_v |h_v| must stay below 1.7e308")
     return DataModel(n, 2, log_prob=_normalized(energy.astype(float)), name=name)
 
 

@@ -96,6 +96,7 @@ def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
     truncated and renormalised (its DP level exceeds ``eps0`` because of the normalisers)."""
     n = v.integer("n", n, low=1)
     e0 = v.scalar("eps0", eps0, low=0.0, low_open=True)
+    v.power_limit("n", 2, n, notions.MAX_DATABASES, "databases")
     z = np.arange(n + 1)
 
     def row(x: tuple[int, ...]) -> NDArray[np.float64]:
@@ -829,12 +830,15 @@ def hamming_packing(m: int, min_distance: int) -> NDArray[np.float64]:
     weight = np.zeros(2 ** m, dtype=np.int64)
     for bit in range(m):
         weight += (words >> bit) & 1
+    near = words[weight < D]             # XOR offsets of the words closer than min_distance
     available = np.ones(2 ** m, dtype=bool)
-    code = []
-    while available.any():
-        w = int(np.argmax(available))
+    code, w = [], 0
+    while True:                          # O(2^m + |code| |near|): each word is passed once
+        w += int(np.argmax(available[w:]))
+        if not available[w]:
+            break
         code.append(w)
-        available &= weight[words ^ w] >= D
+        available[w ^ near] = False
     bits = (np.array(code)[:, None] >> np.arange(m - 1, -1, -1)[None, :]) & 1
     return 2.0 * bits - 1.0
 
