@@ -213,3 +213,48 @@ def test_lattice_centre_privacy_at_a_huge_coupling():
     # spins are clones, so the centre's inferential privacy is 9 epsilon
     assert affiliation.lattice_centre_privacy(3, 3, 1e12, 0.2) == pytest.approx(1.8, rel=1e-12)
     assert_rejects(affiliation.ising_prior, 3, [(0, 1), (1, 2)], 1.7e308, name="coupling")
+
+
+# --- arrays of 10^5 values ---------------------------------------------------------------------
+
+import time  # noqa: E402
+
+from privlib import pufferfish  # noqa: E402
+
+
+def test_statistical_delta_of_1e5_epsilons_in_one_pass():
+    # it looped over epsilon in Python (> 10 s); now one vectorised pass, equal to the loop
+    channel, model = notions.geometric_count(4, 1.0), notions.iid_model(4, 0.3)
+    eps = np.linspace(0.0, 5.0, 10**5)
+    start = time.process_time()
+    many = notions.statistical_delta(channel, model, eps)
+    assert time.process_time() - start < 5.0  # generous: ~0.05 s
+    few = np.array([notions.statistical_delta(channel, model, e) for e in eps[::9973]])
+    assert np.array_equal(many[::9973], few)
+
+
+def test_log_hockey_stick_against_exact_sums():
+    from fractions import Fraction
+    p = [Fraction(1, 2), Fraction(3, 10), Fraction(1, 5)]
+    q = [Fraction(1, 5), Fraction(3, 10), Fraction(1, 2)]
+    lp, lq = np.log([float(x) for x in p]), np.log([float(x) for x in q])
+    for eps in (0.0, 0.1, 0.5, 0.9):
+        with mp.workdps(50):
+            true = sum(max(mp.mpf(a.numerator) / a.denominator - mp.exp(eps) * mp.mpf(b.numerator) / b.denominator, 0)
+                       for a, b in zip(p, q))
+        assert _rel(float(np.exp(profiles.log_hockey_stick(lp, lq, eps))), true) < 1e-14
+    assert profiles.log_hockey_stick(lp, lq, 1.0) == -np.inf   # beyond the largest loss log 2.5
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: notions.correlation_sweep(notions.geometric_count(4, 1.0), 0.3, np.linspace(0, 1, 10**5)), "rho"),
+    (lambda: pufferfish.laplace_sum_pufferfish_loss(4, 1.0, np.linspace(0, 1, 10**5)), "rho"),
+    (lambda: statistical.noise_delta(np.linspace(0, 5, 10**5), 20, 0.3, 1.0), "epsilon"),
+    (lambda: profiles.gaussian_epsilon(np.linspace(0.01, 0.5, 10**5), 1.0), "delta"),
+])
+def test_arrays_beyond_the_per_value_loops_are_refused_by_name(call, name):
+    start = time.process_time()
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value).startswith(f"{name} too large") and "limit" in str(info.value)
+    assert time.process_time() - start < 1.0

@@ -95,6 +95,8 @@ MAX_DATABASES = 2**20
 MAX_CELLS = 2**25
 #: largest number of records of an exchangeable model or a count mechanism (one weight per count)
 MAX_COUNT_N = 10**7
+#: largest number of correlations of one :func:`correlation_sweep` (one model built per value)
+MAX_SWEEP = 2000
 #: largest number of outputs for which :func:`chtp_level` enumerates output sets
 MAX_CHTP_OUTPUTS = 16
 
@@ -1025,8 +1027,10 @@ def standard_models(n: int, p: float = 0.3, rho: float = 0.5, coupling: float = 
 def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: ArrayLike, i: int = 0, *,
                       epsilon: float = 0.5) -> dict[str, NDArray[np.float64]]:
     """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
-    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out)."""
+    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out);
+    at most ``MAX_SWEEP`` = 2000 values of rho."""
     rhos = v.probability("rho", rho)
+    v.size_limit("rho", rhos.size, MAX_SWEEP, "correlations (one model each)")
     e = v.scalar("epsilon", epsilon, low=0.0)
     models = [mixture_model(channel.n, p, float(r)) for r in rhos.ravel()]
     rows = [_model_notions(channel, model, i, e) for model in models]

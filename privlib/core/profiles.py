@@ -111,12 +111,22 @@ def log_hockey_stick(log_p: ArrayLike, log_q: ArrayLike, epsilon: ArrayLike) -> 
             raise ValueError(f"{name} must be the logs of a pmf (log-sum-exp 0), got {total:.12g}")
     eps = v.nonnegative("epsilon", epsilon)
     loss = _log_loss(lp, lq)
-    out = np.full(eps.size, -np.inf)
-    for j, e in enumerate(eps.ravel()):
-        above = loss > e
-        if above.any():
+    # only outputs whose loss exceeds some epsilon contribute; one (epsilons x outputs) block of
+    # at most ~10^6 terms at a time: O(size x outputs), no Python loop over epsilon
+    keep = loss > (eps.min() if eps.size else np.inf)
+    lp_k, loss_k = lp[keep], loss[keep]
+    flat = eps.ravel()
+    out = np.full(flat.size, -np.inf)
+    if lp_k.size:
+        chunk = max(1, 10**6 // lp_k.size)
+        for start in range(0, flat.size, chunk):
+            e = flat[start:start + chunk, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = np.where(loss_k > e, lp_k + np.log(-np.expm1(np.minimum(e - loss_k, 0.0))), -np.inf)
+            top = terms.max(axis=1)
+            safe = np.where(np.isfinite(top), top, 0.0)
             with np.errstate(divide="ignore"):
-                out[j] = float(special.logsumexp(lp[above] + np.log(-np.expm1(e - loss[above]))))
+                out[start:start + chunk] = np.where(np.isfinite(top), safe + np.log(np.exp(terms - safe[:, None]).sum(axis=1)), -np.inf)
     return out.reshape(eps.shape)
 
 
@@ -288,9 +298,10 @@ def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
     """Inverse of :func:`gaussian_delta` in epsilon, vectorized over ``delta`` in (0, 1).
 
     Solves ``log delta(eps) = log delta`` with Brent's method, which stays accurate for
-    deltas far below machine epsilon.
+    deltas far below machine epsilon. At most 10^4 deltas (one root search each).
     """
     d = v.probability("delta", delta, open_ends=True)
+    v.size_limit("delta", d.size, 10**4, "root searches")
     mu_ = v.scalar("mu", mu, low=0.0, low_open=True)
 
     def solve(target: float) -> float:

@@ -77,6 +77,8 @@ __all__ = [
 ]
 
 MAX_ROWS = 1_000_000
+#: largest number of broadcast values of a function that loops over them in Python
+MAX_EVALUATIONS = 20_000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +294,8 @@ def expmech_packing_error(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, card_V: 
     V = _whole("card_V", card_V)
     d_ = v.probability("delta", delta)
     n_, p_, a_, V, d_ = np.broadcast_arrays(n_, p_, a_, V, d_)
-    v.size_limit("n", float(n_.max(initial=0.0)) * max(n_.size, 1), 1e7, "binomial terms")
+    v.size_limit("n", int(n_.max(initial=0.0)) * max(n_.size, 1), 10**7, "binomial terms")
+    v.size_limit("n, p, alpha, card_V and delta", n_.size, MAX_EVALUATIONS, "broadcast values (one binomial sum each)")
     win = np.empty(n_.shape)
     for idx in np.ndindex(n_.shape):
         j = np.arange(n_[idx] + 1.0)
@@ -403,7 +406,7 @@ def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: flo
     r_ = v.scalar("r", r, low=0.0, low_open=True)
     n_grid = v.integer("n_grid", n_grid, low=3, high=10_000)
     n_, d_, a_ = np.broadcast_arrays(n_, d_, a_)
-    v.size_limit("the (n, d, alpha) grid", float(n_.size) * n_grid, 1e7, "bound evaluations")
+    v.size_limit("n, d and alpha", n_.size * n_grid, 25_000, "bound evaluations (broadcast values x n_grid)")
 
     def value(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
         p = np.exp(log_p)

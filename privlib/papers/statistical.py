@@ -502,13 +502,14 @@ def noise_delta(epsilon: ArrayLike, n: int, pi: float, scale: float, noise: str 
     Laplace noise (scale ``scale``); Section 5 of the paper, from the definition. The likelihood
     ratio of the two output laws is monotone, so each direction needs one root search over the
     binomial weights that matter (``O(sqrt(n))`` of them; a doubling bracket). The direction
-    ``delta_-`` is ``delta_+`` at ``1 - pi`` (the model is symmetric)."""
+    ``delta_-`` is ``delta_+`` at ``1 - pi`` (the model is symmetric). At most 10^4 epsilons
+    (one root search each)."""
     eps = v.nonnegative("epsilon", epsilon)
     n = v.integer("n", n, low=2, high=_MAX_N)
     pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
     scale = v.scalar("scale", scale, low=0.0, low_open=True)
     noise = _check_noise(noise)
-    v.size_limit("epsilon", eps.size, 1e5, "root searches")
+    v.size_limit("epsilon", eps.size, 10**4, "root searches")
     flat = np.ravel(eps)
     out = np.maximum(_noise_deltas_plus(flat, n, pi, scale, noise), _noise_deltas_plus(flat, n, 1.0 - pi, scale, noise))
     return out.reshape(eps.shape)
