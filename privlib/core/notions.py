@@ -647,9 +647,13 @@ def ising_chain_model(n: int, coupling: float, field: float = 0.0, name: str = "
 # The conditional output laws of one record
 # ---------------------------------------------------------------------------------------------
 
-def _check_pair(channel, model: DataModel) -> None:
+def _check_channel(channel: object) -> None:
     if not isinstance(channel, (FiniteChannel, CountChannel)):
         raise TypeError(f"channel must be a FiniteChannel or a CountChannel, got {type(channel).__name__}")
+
+
+def _check_pair(channel, model: DataModel) -> None:
+    _check_channel(channel)
     if not isinstance(model, DataModel):
         raise TypeError(f"model must be a DataModel, got {type(model).__name__}")
     if model.n != channel.n or model.K != channel.K:
@@ -811,6 +815,7 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
     outputs with ``P(A | x) >= gamma``, by enumerating every set (at most 16 outputs); each
     pair's supremum is :func:`privlib.core.chtp.hard_chtp_sup`."""
     g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
+    _check_channel(channel)
     m = channel.outputs
     if m > MAX_CHTP_OUTPUTS:
         raise ValueError(f"channel must have at most {MAX_CHTP_OUTPUTS} outputs to enumerate its output sets, got {m}")
@@ -871,6 +876,9 @@ def pufferfish_loss(channel: FiniteChannel | CountChannel, models: DataModel | S
     ``(x_i = a, x_i = b)`` in ``pairs`` (default all ``a != b``), the output laws conditioned on
     the two secrets are within ``e^eps`` of each other. A (scenario, pair) in which a secret has
     prior probability 0 is no constraint (and is skipped); ``ValueError`` if none is left."""
+    _check_channel(channel)
+    if models is None or isinstance(models, (str, bytes)):
+        raise TypeError(f"models must be a DataModel or a sequence of them, got {type(models).__name__}")
     models = [models] if isinstance(models, DataModel) else list(models)
     if not models:
         raise ValueError("models must hold at least one DataModel")
@@ -1029,6 +1037,7 @@ def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: Arra
     """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
     ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out);
     at most ``MAX_SWEEP`` = 2000 values of rho."""
+    _check_channel(channel)
     rhos = v.probability("rho", rho)
     v.size_limit("rho", rhos.size, MAX_SWEEP, "correlations (one model each)")
     e = v.scalar("epsilon", epsilon, low=0.0)
