@@ -6,6 +6,7 @@ argument and its allowed range, so that bad input never becomes a silent NaN.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -30,6 +31,18 @@ def as_float_array(name: str, value: ArrayLike, *, nan_check: bool = True) -> ND
     return arr
 
 
+def _real_scalar(name: str, x: float, low: float, high: float, low_open: bool, high_open: bool,
+                 finite: bool) -> NDArray[np.float64]:
+    """:func:`real` for a Python float or int: plain comparisons, no array passes."""
+    if x != x:
+        raise ValueError(f"{name} must not contain NaN")
+    if finite and (x == math.inf or x == -math.inf):
+        raise ValueError(f"{name} must be finite")
+    if (x <= low if low_open else x < low) or (x >= high if high_open else x > high):
+        raise ValueError(f"{name} must lie in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}, got {x:g}")
+    return np.array(x)
+
+
 def real(
     name: str,
     value: ArrayLike,
@@ -42,18 +55,29 @@ def real(
 ) -> NDArray[np.float64]:
     """Validate that every element of ``value`` lies in the interval from ``low`` to ``high``.
 
-    ``low_open``/``high_open`` exclude the end points. Returns a float array.
+    ``low_open``/``high_open`` exclude the end points. Returns a float array. One conversion and
+    at most two reductions (the minimum, which is NaN if any element is, and the maximum only when
+    an upper bound or finiteness is asked for); Python numbers take a path without arrays.
     """
+    kind = type(value)
+    if kind is float or kind is int:
+        try:
+            return _real_scalar(name, float(value), low, high, low_open, high_open, finite)
+        except OverflowError:  # an int beyond the largest double
+            raise ValueError(f"{name} must lie in [{low:g}, {high:g}], got {value}") from None
     arr = as_float_array(name, value, nan_check=False)
     if arr.size == 0:
         return arr
-    # two passes: the minimum and maximum are NaN if any element is, and infinite if any is
-    lo, hi = arr.min(), arr.max()
-    if np.isnan(lo) or np.isnan(hi):
+    lo = arr.min()
+    if lo != lo:
         raise ValueError(f"{name} must not contain NaN")
-    if finite and (np.isinf(lo) or np.isinf(hi)):
+    need_hi = finite or high < np.inf
+    hi = arr.max() if need_hi else lo
+    if need_hi and hi != hi:  # pragma: no cover - min would have been NaN
+        raise ValueError(f"{name} must not contain NaN")
+    if finite and (lo == -np.inf or hi == np.inf):
         raise ValueError(f"{name} must be finite")
-    if (lo <= low if low_open else lo < low) or (hi >= high if high_open else hi > high):
+    if (lo <= low if low_open else lo < low) or (need_hi and (hi >= high if high_open else hi > high)):
         bad = (arr <= low) if low_open else (arr < low)
         bad |= (arr >= high) if high_open else (arr > high)
         left = "(" if low_open else "["
@@ -91,19 +115,28 @@ def integer(name: str, value: object, *, low: int | None = None, high: int | Non
 
 
 def pmf(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.float64]:
-    """Validate a probability vector (or a stack of them along the last axis)."""
-    arr = real(name, value, low=0.0)
+    """Validate a probability vector (or a stack of them along the last axis): two passes, the
+    minimum (no negative entry, no NaN) and the sums (each within ``atol`` of 1, which also
+    bounds every entry by 1 and rules out infinities)."""
+    arr = as_float_array(name, value, nan_check=False)
     if arr.ndim == 0 or arr.shape[-1] == 0:
         raise ValueError(f"{name} must be a non-empty probability vector")
+    lo = arr.min()
+    if lo != lo:
+        raise ValueError(f"{name} must not contain NaN")
+    if lo < 0:
+        raise ValueError(f"{name} must lie in [0, inf], got {lo:g}")
     sums = arr.sum(axis=-1)
-    if not np.allclose(sums, 1.0, rtol=0.0, atol=atol):
-        raise ValueError(f"{name} must sum to 1 along its last axis, got sum {np.ravel(sums)[0]:.12g}")
+    worst = np.abs(sums - 1.0).max() if sums.ndim else abs(float(sums) - 1.0)
+    if not worst <= atol:
+        far = np.ravel(sums)[np.argmax(np.abs(np.ravel(sums) - 1.0))]
+        raise ValueError(f"{name} must sum to 1 along its last axis, got sum {far:.12g}")
     return arr
 
 
 def channel(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.float64]:
     """Validate a row-stochastic matrix (rows: inputs, columns: outputs)."""
-    arr = real(name, value, low=0.0)
+    arr = as_float_array(name, value, nan_check=False)
     if arr.ndim != 2 or 0 in arr.shape:
         raise ValueError(f"{name} must be a non-empty 2-D row-stochastic matrix, got shape {arr.shape}")
     return pmf(name, arr, atol=atol)
@@ -111,6 +144,9 @@ def channel(name: str, value: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.fl
 
 def scalar(name: str, value: object, **bounds) -> float:
     """Validate one real number (not an array) with the bounds of :func:`real`."""
+    kind = type(value)
+    if kind is float or kind is int:
+        return float(real(name, value, **bounds))
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a number, got bool")
     if isinstance(value, np.ndarray) and value.ndim == 0:

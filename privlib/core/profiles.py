@@ -198,7 +198,13 @@ def laplace_delta(epsilon: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[n
     ``0 <= eps <= eps0`` and 0 beyond (e.g. Balle & Wang 2018, Sec. 2)."""
     eps = v.nonnegative("epsilon", epsilon)
     eps0 = v.positive("mechanism_epsilon", mechanism_epsilon)
-    return np.where(eps >= eps0, 0.0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0))
+    out = np.asarray(eps - eps0)         # a fresh array (0-d for scalars), worked on in place
+    np.minimum(out, 0.0, out=out)
+    out *= 0.5
+    np.expm1(out, out=out)
+    np.negative(out, out=out)
+    out += 0.0                   # -0.0 (eps >= eps0) becomes 0.0
+    return out
 
 
 def laplace_epsilon(delta: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -237,13 +243,28 @@ def _log_gaussian_delta(eps: NDArray[np.float64], mu: NDArray[np.float64]) -> ND
         a = -eps / mu
         h = mu / 2.0
         log_a = special.log_ndtr(a + h)
-        wide = special.log_ndtr(a + h) - special.log_ndtr(a - h) - eps
-        nodes = a[..., None] + h[..., None] * _GL_NODES
-        narrow = h * (_mills_excess(nodes) @ _GL_WEIGHTS)
-        excess = np.where(h >= 0.05, wide, narrow)
-        out = log_a + np.log(-np.expm1(-np.maximum(excess, 0.0)))
+        narrow = h < 0.05
+        if narrow.any():
+            nodes = a[narrow][..., None] + h[narrow][..., None] * _GL_NODES
+            excess = np.empty(log_a.shape)
+            excess[narrow] = h[narrow] * (_mills_excess(nodes) @ _GL_WEIGHTS)
+            wide = ~narrow
+            excess[wide] = log_a[wide] - special.log_ndtr(a[wide] - h[wide]) - eps[wide]
+        else:
+            excess = np.asarray(log_a - special.log_ndtr(a - h))   # an array even for scalars
+            excess -= eps
+        # log delta = log Phi(a + h) + log(1 - e^-excess), excess >= 0
+        np.maximum(excess, 0.0, out=excess)
+        np.negative(excess, out=excess)
+        np.expm1(excess, out=excess)
+        np.negative(excess, out=excess)
+        np.log(excess, out=excess)
+        excess += log_a
     # where Phi(a + h) underflows to 0 the curve is 0 (log -inf), whatever the second factor
-    return np.where(log_a == -np.inf, -np.inf, out)
+    gone = log_a == -np.inf
+    if gone.any():
+        excess[gone] = -np.inf
+    return excess
 
 
 def gaussian_delta(epsilon: ArrayLike, mu: ArrayLike) -> NDArray[np.float64]:
