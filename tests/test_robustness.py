@@ -258,3 +258,48 @@ def test_arrays_beyond_the_per_value_loops_are_refused_by_name(call, name):
         call()
     assert str(info.value).startswith(f"{name} too large") and "limit" in str(info.value)
     assert time.process_time() - start < 1.0
+
+
+# --- minimax ---------------------------------------------------------------------------------
+
+def _binomial_tv_mp(n, a, b):
+    with mp.workdps(50):
+        a, b = mp.mpf(a), mp.mpf(b)
+        return sum(abs(mp.binomial(n, k) * (a**k * (1 - a) ** (n - k) - b**k * (1 - b) ** (n - k)))
+                   for k in range(n + 1)) / 2
+
+
+@pytest.mark.parametrize("n, p0, p1", [(10, 0.5, 0.500000001), (100, 0.2, 0.2000001), (1000, 0.01, 0.0100001),
+                                       (1, 0.5, 0.5000001), (5, 1e-9, 2e-9), (10, 0.3, 0.6), (10, 0.5, 0.51)])
+def test_binomial_tv_for_nearly_equal_laws(n, p0, p1):
+    # binomial_tv(10, 0.5, 0.500000001) was off by 4e-8 relative (two tails cancelling)
+    assert _rel(float(minimax.binomial_tv(n, p0, p1)), _binomial_tv_mp(n, p0, p1)) < 1e-13
+
+
+def test_theorem3_error_bound_is_never_a_negative_probability():
+    # theorem3_error_bound(30, 0.5, 0.5, 0, 100) was -0.0099
+    assert minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 100) == 0.0
+    assert minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 100, k="median") >= 0.0
+
+
+def test_table1_slopes_without_a_fit_say_none_not_nan():
+    # table1_slopes(4, delta=0.999999) had an exact: nan
+    for row in minimax.table1_slopes(4.0, delta=0.999999):
+        assert row["exact"] is None or np.isfinite(row["exact"])
+        assert (row["exact"] is None) == (row["points"] < 4)
+
+
+def test_radius_beyond_1e150_is_refused_by_name():
+    # worst_two_point_risk(1e300, ...) was NaN: the risk is of order r^2
+    assert_rejects(minimax.worst_two_point_risk, 1e300, 4.0, 100, 1, 1.0, "laplace", name="r")
+    risk, _ = minimax.worst_two_point_risk(1e150, 4.0, 100, 1, 1.0, "laplace", n_grid=200)
+    small, _ = minimax.worst_two_point_risk(1.0, 4.0, 100, 1, 1.0, "laplace", n_grid=200)
+    assert risk == pytest.approx(small * 1e300, rel=1e-9)   # the risk scales as r^2
+
+
+@pytest.mark.parametrize("bad", [None, "yes"])
+def test_a_channel_that_is_not_one_is_refused_by_name(bad):
+    # notions.chtp_level(None, 0.5) raised AttributeError
+    assert_rejects(notions.chtp_level, bad, 0.5, name="channel")
+    assert_rejects(minimax.chtp_level, bad, 0.5, name="channel")
+    assert_rejects(notions.pufferfish_loss, bad, notions.iid_model(3, 0.3), name="channel")
