@@ -99,7 +99,7 @@ def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, re
     restarts = v.integer("restarts", restarts, low=0, high=1000)
     if grid < 2:
         raise ValueError(f"grid must be 0 (automatic) or at least 2 points per axis, got {grid}")
-    v.size_limit("grid**m", float(grid) ** m, 1e7, "grid points")
+    v.power_limit("grid**m", grid, m, 10**7, "grid points")
     axis = np.linspace(0.0, 1.0, grid)
     w = np.stack(np.meshgrid(*[axis] * m, indexing="ij"), axis=-1).reshape(-1, m)
     w = w[(w @ p >= g) & (w @ q > 0) & (w.max(axis=1) == 1.0)]

@@ -23,11 +23,7 @@ __all__ = ["LaplaceMechanism", "GaussianMechanism", "RandomizedResponse", "Geome
 
 
 def _rng(rng: np.random.Generator | int | None) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, (int, np.integer)):
-        return np.random.default_rng(rng)
-    raise TypeError(f"rng must be a numpy Generator, an int seed or None, got {type(rng).__name__}")
+    return v.rng("rng", rng)
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,10 @@ __all__ = [
 MAX_DATABASES = 2**20
 #: largest number of table entries (rows x outputs) an explicit table may hold
 MAX_CELLS = 2**25
+#: largest number of records of an exchangeable model or a count mechanism (one weight per count)
+MAX_COUNT_N = 10**7
+#: largest number of correlations of one :func:`correlation_sweep` (one model built per value)
+MAX_SWEEP = 2000
 #: largest number of outputs for which :func:`chtp_level` enumerates output sets
 MAX_CHTP_OUTPUTS = 16
 
@@ -118,7 +122,7 @@ def _lse(a: NDArray[np.float64], axis=None) -> NDArray[np.float64]:
 def _check_databases(K: int, n: int, what: str = "K**n databases") -> None:
     v.integer("K", K, low=2)
     v.integer("n", n, low=1)
-    v.size_limit("n", float(K) ** n, MAX_DATABASES, what)
+    v.power_limit("n", K, n, MAX_DATABASES, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -163,7 +167,10 @@ class FiniteChannel:
     def from_function(cls, fn: Callable[[tuple[int, ...]], ArrayLike], K: int, n: int) -> FiniteChannel:
         """Build the table row by row from ``fn(database) -> pmf over outputs``."""
         _check_databases(K, n)
-        rows = [np.asarray(fn(x), dtype=float) for x in itertools.product(range(K), repeat=n)]
+        databases = itertools.product(range(K), repeat=n)
+        first = np.asarray(fn(next(databases)), dtype=float)
+        v.size_limit("n", K**n * max(first.size, 1), MAX_CELLS, "table entries (K**n databases x outputs)")
+        rows = [first] + [np.asarray(fn(x), dtype=float) for x in databases]
         return cls(np.vstack(rows), K, n)
 
     @property
@@ -190,6 +197,8 @@ class FiniteChannel:
 
     def distinct_neighbour_rows(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The distinct ordered pairs of output laws ``(P(.|x), P(.|x'))`` over neighbours."""
+        v.size_limit("channel", self.n * self.K ** self.n * (self.K - 1) * self.outputs, MAX_CELLS,
+                     "entries of neighbour pairs (n K**n (K-1) x outputs)")
         p, q = [], []
         for _, _, pb, qb in _neighbour_blocks(self):
             p.append(pb.reshape(-1, self.outputs))
@@ -289,13 +298,13 @@ class GeometricCount(CountChannel):
     10^6 and beyond; its table is formed only when asked for (n up to a few thousand)."""
 
     def __init__(self, n: int, epsilon: float):
-        self.n = v.integer("n", n, low=1)
+        self.n = v.integer("n", n, low=1, high=MAX_COUNT_N)
         self.epsilon = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
         self.outputs = self.n + 1
 
     @property
     def log_table(self) -> NDArray[np.float64]:
-        v.size_limit("n", float(self.n + 1) ** 2, MAX_CELLS, "table entries")
+        v.size_limit("n", (self.n + 1) ** 2, MAX_CELLS, "table entries")
         return self.log_rows(np.arange(self.n + 1))
 
     def log_rows(self, ks: ArrayLike) -> NDArray[np.float64]:
@@ -371,7 +380,7 @@ def randomized_response(n: int, epsilon: float, K: int = 2) -> FiniteChannel:
     K = v.integer("K", K, low=2)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     _check_databases(K, n)
-    v.size_limit("n", float(K) ** (2 * n), MAX_CELLS, "table entries (K**n databases x K**n outputs)")
+    v.power_limit("n", K, 2 * n, MAX_CELLS, "table entries (K**n databases x K**n outputs)")
     log_truth = -np.log1p((K - 1) * np.exp(-eps))
     log_other = log_truth - eps
     d = _digits(K, n)
@@ -391,8 +400,10 @@ def _log_normal_interval(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDAr
     flip = a > 0
     lo, hi = np.where(flip, -b, a), np.where(flip, -a, b)       # Phi(hi) - Phi(lo), hi <= 0 or straddling
     log_hi, log_lo = special.log_ndtr(hi), special.log_ndtr(lo)
-    with np.errstate(divide="ignore"):
-        return log_hi + np.log1p(-np.exp(log_lo - log_hi))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = log_hi + np.log1p(-np.exp(log_lo - log_hi))
+    # an interval far in the tail (sigma = 1e-300): Phi(hi) underflows, so does the mass
+    return np.where(log_hi == -np.inf, -np.inf, out)
 
 
 def gaussian_count(n: int, sigma: float) -> CountChannel:
@@ -401,7 +412,7 @@ def gaussian_count(n: int, sigma: float) -> CountChannel:
     privacy curve or better); every probability in log-space."""
     n = v.integer("n", n, low=1)
     s = v.scalar("sigma", sigma, low=0.0, low_open=True)
-    v.size_limit("n", float(n + 1) ** 2, MAX_CELLS, "table entries")
+    v.size_limit("n", (n + 1) ** 2, MAX_CELLS, "table entries")
     k = np.arange(n + 1)[:, None]
     y = np.arange(n + 1)[None, :]
     lo = np.where(y == 0, -np.inf, (y - 0.5 - k) / s)
@@ -417,11 +428,14 @@ def subsampled_count(n: int, m: int) -> CountChannel:
     privacy is finite when the adversary does not know the other records."""
     n = v.integer("n", n, low=1)
     m = v.integer("m", m, low=1, high=n)
-    v.size_limit("n", float(n + 1) * (m + 1), MAX_CELLS, "table entries")
+    v.size_limit("n", (n + 1) * (m + 1), MAX_CELLS, "table entries")
     k = np.arange(n + 1)[:, None]
     y = np.arange(m + 1)[None, :]
     with np.errstate(divide="ignore"):
-        return CountChannel(stats.hypergeom.logpmf(y, n, k, m))
+        log_table = stats.hypergeom.logpmf(y, n, k, m)
+    # scipy's log-pmf carries relative errors up to ~1e-8 at n = 10^6: each row normalised (in
+    # log-space) so that it is a pmf to rounding
+    return CountChannel(log_table - _lse(log_table, axis=1)[:, None])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -489,7 +503,11 @@ class DataModel:
 
 
 def _normalized(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
-    return log_p - _lse(log_p)
+    # shift by the largest value first: at huge log-values (couplings of 1e300) lse = top + log k
+    # would round to top and the log-pmf would sum to k
+    top = log_p.max()
+    shifted = log_p - top if np.isfinite(top) else log_p
+    return shifted - _lse(shifted)
 
 
 def explicit_model(prob: ArrayLike, n: int, K: int = 2, *, record_order: str = "first-most-significant",
@@ -536,7 +554,7 @@ def beta_binomial_log_weights(n: int, a: float, b: float) -> NDArray[np.float64]
 
     Computed from log rising factorials, so a tiny a or b is not lost against n (the ends k = 0
     and k = n, where w is close to 1, keep full relative accuracy)."""
-    n = v.integer("n", n, low=1, high=10**9)
+    n = v.integer("n", n, low=1, high=MAX_COUNT_N)
     a = v.scalar("a", a, low=0.0, low_open=True)
     b = v.scalar("b", b, low=0.0, low_open=True)
     k = np.arange(n + 1)
@@ -561,7 +579,7 @@ def exchangeable_model(log_weights: ArrayLike, name: str = "exchangeable") -> Da
 
 def iid_model(n: int, p: float, name: str = "independent") -> DataModel:
     """Independent records, each positive with probability ``p`` (exchangeable form)."""
-    n = v.integer("n", n, low=1)
+    n = v.integer("n", n, low=1, high=MAX_COUNT_N)
     p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
     k = np.arange(n + 1)
     return exchangeable_model(k * np.log(p) + (n - k) * np.log1p(-p), name)
@@ -583,7 +601,7 @@ def mixture_model(n: int, p: float, rho: float, name: str = "mixture") -> DataMo
     """With probability ``rho`` clones (all records equal to one Bernoulli(p) bit), otherwise
     independent Bernoulli(p) records: ``rho = 0`` is the independent model, ``rho = 1`` the
     clones; exchangeable, the correlation of two records is ``rho``."""
-    n = v.integer("n", n, low=1)
+    n = v.integer("n", n, low=1, high=MAX_COUNT_N)
     p = v.scalar("p", p, low=0.0, high=1.0, low_open=True, high_open=True)
     rho = v.scalar("rho", rho, low=0.0, high=1.0)
     k = np.arange(n + 1)
@@ -609,14 +627,19 @@ def ising_model(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, f
     h = np.broadcast_to(v.real("field", field), (n,))
     spins = 2 * _digits(2, n) - 1
     energy = spins @ h
-    for (a, b), j in zip(edges, J):
-        energy = energy + j * spins[:, a] * spins[:, b]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for (a, b), j in zip(edges, J):
+            energy = energy + j * spins[:, a] * spins[:, b]
+    if not np.isfinite(energy).all():
+        raise ValueError("coupling and field too large: the energy sum_uv |J_uv| + sum_v |h_v| must stay below 1.7e308")
     return DataModel(n, 2, log_prob=_normalized(energy.astype(float)), name=name)
 
 
 def ising_chain_model(n: int, coupling: float, field: float = 0.0, name: str = "Ising chain") -> DataModel:
-    """Ising model on the path 0 - 1 - ... - (n-1) with one coupling on every edge."""
+    """Ising model on the path 0 - 1 - ... - (n-1) with one coupling on every edge (n at most 20,
+    the ``2**n`` databases are enumerated)."""
     n = v.integer("n", n, low=1)
+    _check_databases(2, n)
     return ising_model(n, [(j, j + 1) for j in range(n - 1)], v.scalar("coupling", coupling),
                        v.scalar("field", field), name)
 
@@ -625,9 +648,13 @@ def ising_chain_model(n: int, coupling: float, field: float = 0.0, name: str = "
 # The conditional output laws of one record
 # ---------------------------------------------------------------------------------------------
 
-def _check_pair(channel, model: DataModel) -> None:
+def _check_channel(channel: object) -> None:
     if not isinstance(channel, (FiniteChannel, CountChannel)):
         raise TypeError(f"channel must be a FiniteChannel or a CountChannel, got {type(channel).__name__}")
+
+
+def _check_pair(channel, model: DataModel) -> None:
+    _check_channel(channel)
     if not isinstance(model, DataModel):
         raise TypeError(f"model must be a DataModel, got {type(model).__name__}")
     if model.n != channel.n or model.K != channel.K:
@@ -805,6 +832,7 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
     outputs with ``P(A | x) >= gamma``, by enumerating every set (at most 16 outputs); each
     pair's supremum is :func:`privlib.core.chtp.hard_chtp_sup`."""
     g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
+    _check_channel(channel)
     m = channel.outputs
     if m > MAX_CHTP_OUTPUTS:
         raise ValueError(f"channel must have at most {MAX_CHTP_OUTPUTS} outputs to enumerate its output sets, got {m}")
@@ -910,6 +938,9 @@ def pufferfish_loss(channel: FiniteChannel | CountChannel, models: DataModel | S
     ``(x_i = a, x_i = b)`` in ``pairs`` (default all ``a != b``), the output laws conditioned on
     the two secrets are within ``e^eps`` of each other. A (scenario, pair) in which a secret has
     prior probability 0 is no constraint (and is skipped); ``ValueError`` if none is left."""
+    _check_channel(channel)
+    if models is None or isinstance(models, (str, bytes)):
+        raise TypeError(f"models must be a DataModel or a sequence of them, got {type(models).__name__}")
     models = [models] if isinstance(models, DataModel) else list(models)
     if not models:
         raise ValueError("models must hold at least one DataModel")
@@ -1066,8 +1097,11 @@ def standard_models(n: int, p: float = 0.3, rho: float = 0.5, coupling: float = 
 def correlation_sweep(channel: FiniteChannel | CountChannel, p: float, rho: ArrayLike, i: int = 0, *,
                       epsilon: float = 0.5) -> dict[str, NDArray[np.float64]]:
     """:func:`all_notions` of ``channel`` under :func:`mixture_model` for every correlation in
-    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out)."""
+    ``rho`` (0: independent records, 1: clones), notion by notion (the CHTP level is left out);
+    at most ``MAX_SWEEP`` = 2000 values of rho."""
+    _check_channel(channel)
     rhos = v.probability("rho", rho)
+    v.size_limit("rho", rhos.size, MAX_SWEEP, "correlations (one model each)")
     e = v.scalar("epsilon", epsilon, low=0.0)
     models = [mixture_model(channel.n, p, float(r)) for r in rhos.ravel()]
     rows = [_model_notions(channel, model, i, e) for model in models]

@@ -90,22 +90,37 @@ def hockey_stick_rows(p: ArrayLike, q: ArrayLike, epsilon: float) -> NDArray[np.
 
 
 def log_hockey_stick(log_p: ArrayLike, log_q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
-    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair given as log-probabilities, for every
+    """``log sum_y (p(y) - e^eps q(y))_+`` of one pair of pmfs given as log-probabilities (each
+    ``<= 0``, log-sum-exp 0 within 1e-9), for every
     epsilon >= 0: the sum runs over the outputs whose loss ``log p/q`` exceeds epsilon, each term
     ``log p + log(1 - e^(eps - loss))``, so deltas far below the smallest double stay exact
     (``-inf`` where the divergence is 0)."""
-    lp = v.real("log_p", log_p, finite=False)
-    lq = v.real("log_q", log_q, finite=False)
+    lp = v.real("log_p", log_p, high=0.0, finite=False)
+    lq = v.real("log_q", log_q, high=0.0, finite=False)
     if lp.ndim != 1 or lp.shape != lq.shape:
         raise ValueError(f"log_p and log_q must be 1-D of the same length, got shapes {lp.shape} and {lq.shape}")
+    for name, values in (("log_p", lp), ("log_q", lq)):
+        total = float(special.logsumexp(values)) if values.size else -np.inf
+        if not -1e-9 <= total <= 1e-9:
+            raise ValueError(f"{name} must be the logs of a pmf (log-sum-exp 0), got {total:.12g}")
     eps = v.nonnegative("epsilon", epsilon)
     loss = log_ratio(lp, lq)
-    out = np.full(eps.size, -np.inf)
-    for j, e in enumerate(eps.ravel()):
-        above = loss > e
-        if above.any():
+    # only outputs whose loss exceeds some epsilon contribute; one (epsilons x outputs) block of
+    # at most ~10^6 terms at a time: O(size x outputs), no Python loop over epsilon
+    keep = loss > (eps.min() if eps.size else np.inf)
+    lp_k, loss_k = lp[keep], loss[keep]
+    flat = eps.ravel()
+    out = np.full(flat.size, -np.inf)
+    if lp_k.size:
+        chunk = max(1, 10**6 // lp_k.size)
+        for start in range(0, flat.size, chunk):
+            e = flat[start:start + chunk, None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = np.where(loss_k > e, lp_k + np.log(-np.expm1(np.minimum(e - loss_k, 0.0))), -np.inf)
+            top = terms.max(axis=1)
+            safe = np.where(np.isfinite(top), top, 0.0)
             with np.errstate(divide="ignore"):
-                out[j] = float(special.logsumexp(lp[above] + np.log(-np.expm1(e - loss[above]))))
+                out[start:start + chunk] = np.where(np.isfinite(top), safe + np.log(np.exp(terms - safe[:, None]).sum(axis=1)), -np.inf)
     return out.reshape(eps.shape)
 
 
@@ -177,7 +192,13 @@ def laplace_delta(epsilon: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[n
     ``0 <= eps <= eps0`` and 0 beyond (e.g. Balle & Wang 2018, Sec. 2)."""
     eps = v.nonnegative("epsilon", epsilon)
     eps0 = v.positive("mechanism_epsilon", mechanism_epsilon)
-    return np.where(eps >= eps0, 0.0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0))
+    out = np.asarray(eps - eps0)         # a fresh array (0-d for scalars), worked on in place
+    np.minimum(out, 0.0, out=out)
+    out *= 0.5
+    np.expm1(out, out=out)
+    np.negative(out, out=out)
+    out += 0.0                   # -0.0 (eps >= eps0) becomes 0.0
+    return out
 
 
 def laplace_epsilon(delta: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -188,13 +209,56 @@ def laplace_epsilon(delta: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[n
         return np.maximum(eps0 + 2.0 * np.log1p(-d), 0.0)
 
 
+# Gauss-Legendre nodes and weights on [-1, 1] for the integral of the tail's log-derivative
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(12)
+
+
+def _mills_excess(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``d/dx log Phi(x) + x = phi(x) / Phi(x) + x`` (positive): directly where it does not
+    cancel, by its asymptotic series ``1/t - 2/t^3 + 10/t^5 - 74/t^7`` (t = -x) below x = -100."""
+    t = -x
+    far = t > 100.0
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        direct = np.exp(-0.5 * x * x - 0.5 * np.log(2 * np.pi) - special.log_ndtr(x)) + x
+        u = 1.0 / (t * t)
+        series = (1.0 - u * (2.0 - u * (10.0 - 74.0 * u))) / t
+    return np.where(far, series, direct)
+
+
 def _log_gaussian_delta(eps: NDArray[np.float64], mu: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log delta(eps)`` of mu-GDP: ``log(Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2))``."""
-    log_a = special.log_ndtr(-eps / mu + mu / 2.0)
-    log_b = eps + special.log_ndtr(-eps / mu - mu / 2.0)
-    # log(e^a - e^b) = a + log(-expm1(b - a)); b < a for every eps >= 0, mu > 0.
-    with np.errstate(divide="ignore"):
-        return log_a + np.log(-np.expm1(np.minimum(log_b - log_a, 0.0)))
+    """``log delta(eps)`` of mu-GDP: ``log(Phi(a + h) - e^eps Phi(a - h))`` with ``a = -eps/mu``,
+    ``h = mu/2``, written ``log Phi(a + h) + log(-expm1(-I))`` where
+    ``I = log Phi(a + h) - log Phi(a - h) - eps``. For ``h >= 0.05`` I is that difference; for
+    smaller h, where the two log-tails would cancel, ``I = int_{a-h}^{a+h} (phi/Phi(x) + x) dx``
+    (the ``-x`` part integrates to ``-eps``) by 12-point Gauss-Legendre, so delta keeps its
+    relative accuracy down to the smallest mu (``delta(0) = erf(mu / sqrt 8)``)."""
+    eps, mu = np.broadcast_arrays(eps, mu)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        a = -eps / mu
+        h = mu / 2.0
+        log_a = special.log_ndtr(a + h)
+        narrow = h < 0.05
+        if narrow.any():
+            nodes = a[narrow][..., None] + h[narrow][..., None] * _GL_NODES
+            excess = np.empty(log_a.shape)
+            excess[narrow] = h[narrow] * (_mills_excess(nodes) @ _GL_WEIGHTS)
+            wide = ~narrow
+            excess[wide] = log_a[wide] - special.log_ndtr(a[wide] - h[wide]) - eps[wide]
+        else:
+            excess = np.asarray(log_a - special.log_ndtr(a - h))   # an array even for scalars
+            excess -= eps
+        # log delta = log Phi(a + h) + log(1 - e^-excess), excess >= 0
+        np.maximum(excess, 0.0, out=excess)
+        np.negative(excess, out=excess)
+        np.expm1(excess, out=excess)
+        np.negative(excess, out=excess)
+        np.log(excess, out=excess)
+        excess += log_a
+    # where Phi(a + h) underflows to 0 the curve is 0 (log -inf), whatever the second factor
+    gone = log_a == -np.inf
+    if gone.any():
+        excess[gone] = -np.inf
+    return excess
 
 
 def gaussian_delta(epsilon: ArrayLike, mu: ArrayLike) -> NDArray[np.float64]:
@@ -222,7 +286,10 @@ def epsilon_for_delta(
     xtol = v.scalar("xtol", xtol, low=0.0, low_open=True)
 
     def at(e: float) -> float:
-        return float(np.asarray(curve(e), dtype=float).reshape(()))
+        value = float(np.asarray(curve(e), dtype=float).reshape(()))
+        if not value >= 0.0:  # NaN included
+            raise ValueError(f"curve must return a non-negative delta, got {value:g} at epsilon={e:g}")
+        return value
 
     if at(0.0) <= d:
         return 0.0
@@ -246,9 +313,10 @@ def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
     """Inverse of :func:`gaussian_delta` in epsilon, vectorized over ``delta`` in (0, 1).
 
     Solves ``log delta(eps) = log delta`` with Brent's method, which stays accurate for
-    deltas far below machine epsilon.
+    deltas far below machine epsilon. At most 10^4 deltas (one root search each).
     """
     d = v.probability("delta", delta, open_ends=True)
+    v.size_limit("delta", d.size, 10**4, "root searches")
     mu_ = v.scalar("mu", mu, low=0.0, low_open=True)
 
     def solve(target: float) -> float:

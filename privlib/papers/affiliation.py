@@ -59,6 +59,10 @@ __all__ = [
 
 #: largest n for which priors are enumerated over their 2^n states
 MAX_ENUMERATED = 20
+#: largest grid of :func:`grid_edges` (sites)
+MAX_GRID_SITES = 10**6
+#: largest n of the exchangeable LP of :func:`exchangeable_worst_case_lp`
+MAX_EXCHANGEABLE_LP_RECORDS = 5000
 #: largest n for the linear program over all epsilon-DP mechanisms on 2^n databases
 MAX_LP_RECORDS = 12
 #: largest epsilon the linear programs resolve: an optimal mechanism can need acceptance ratios
@@ -122,8 +126,12 @@ def _ising_log_prior(n: int, edges: list[tuple[int, int]], coupling: NDArray[np.
     energy = np.zeros(2**n)
     for j in range(n):
         energy += field[j] * spin[j]
-    for (a, b), j in zip(edges, coupling):
-        energy += j * spin[a] * spin[b]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for (a, b), j in zip(edges, coupling):
+            energy += j * spin[a] * spin[b]
+    if not np.isfinite(energy).all():
+        raise ValueError("coupling and field too large: the energy sum_uv |J_uv| + sum_v |h_v| must stay below 1.7e308")
+    energy -= energy.max()   # at couplings of 1e300, logsumexp(energy) would round to its top term
     return energy - special.logsumexp(energy)
 
 
@@ -180,6 +188,7 @@ def grid_edges(rows: int, cols: int) -> list[tuple[int, int]]:
     part 2; site (r, c) is node r * cols + c."""
     rows = v.integer("rows", rows, low=1)
     cols = v.integer("cols", cols, low=1)
+    v.size_limit("rows * cols", rows * cols, MAX_GRID_SITES, "sites")
     return ([(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
             + [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)])
 
@@ -460,7 +469,7 @@ def _exchangeable_pairs(n: int) -> NDArray[np.int64]:
 def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
     """The worst case over *all* epsilon-DP mechanisms (uniform epsilon) of the inferential
     privacy of one individual under an exchangeable prior ``pi(x) = w_{|x|}``, affiliated or not,
-    as a linear program with ``2n`` variables.
+    as a linear program with ``2n`` variables (n at most ``MAX_EXCHANGEABLE_LP_RECORDS`` = 5000).
 
     The LP over acceptance functions ``g`` on ``{0,1}^n`` (Charnes-Cooper form of (1)) is invariant
     under the permutations of the other n - 1 records, and its constraints are convex, so an
@@ -472,6 +481,7 @@ def exchangeable_worst_case_lp(log_weights: ArrayLike, epsilon: float) -> float:
     value equals :func:`exchangeable_inferential_privacy` (Theorem 3.4).
     """
     log_w, eps = _check_exchangeable(log_weights, epsilon)
+    v.size_limit("log_weights", log_w.size - 1, MAX_EXCHANGEABLE_LP_RECORDS, "records (the LP has 2n variables)")
     eps = float(_lp_epsilon(eps, 1)[0])
     n = log_w.size - 1
     log_count = log_binomial_coefficients(n - 1)  # C(n-1, c) databases per (x_i, c)
@@ -610,6 +620,8 @@ def complete_tree_parents(branching: int, depth: int) -> NDArray[np.int64]:
     Theorem 4.2)."""
     b = v.integer("branching", branching, low=1)
     depth = v.integer("depth", depth, low=0)
+    v.size_limit("branching and depth", depth + 1, 10**8, "nodes")
+    v.power_limit("branching and depth", b, depth, 10**8, "nodes")  # b^depth <= size, before the power
     size = depth + 1 if b == 1 else (b ** (depth + 1) - 1) // (b - 1)
     v.size_limit("branching and depth", size, 10**8, "nodes")
     idx = np.arange(size)

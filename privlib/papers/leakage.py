@@ -193,7 +193,11 @@ def capacity_entropy_bound(attribute_min_entropy: ArrayLike, capacity: ArrayLike
     ``log(1 + (e^{H_inf(Q_Z)} - 1) e^{-C})`` when the leakage capacity ``C`` is finite."""
     h = v.nonnegative("attribute_min_entropy", attribute_min_entropy)
     c = v.real("capacity", capacity, low=0.0, finite=False)
-    return np.log1p(np.expm1(h) * np.exp(-c))
+    with np.errstate(over="ignore", divide="ignore"):
+        small = np.log1p(np.expm1(np.minimum(h, 700.0)) * np.exp(-c))
+        # log(e^(h - c) + 1 - e^-c) where e^h would overflow
+        large = np.logaddexp(h - c, np.log(-np.expm1(-c)))
+    return np.where(h > 700.0, large, small)
 
 
 def smallest_disclosure_cost(prior: ArrayLike) -> NDArray[np.float64]:
@@ -365,9 +369,16 @@ def laplace_count_pml_sup(theta: ArrayLike, epsilon: ArrayLike) -> NDArray[np.fl
     of the entry is exactly e^{+-eps}, inside it lies between)."""
     th = v.probability("theta", theta, open_ends=True)
     eps = v.positive("epsilon", epsilon)
-    right = eps - np.log1p(th * np.expm1(eps))
-    left = eps - np.log1p((1.0 - th) * np.expm1(eps))
-    return np.maximum(right, left)
+    return np.maximum(_log_tail_ratio(th, 1.0 - th, eps), _log_tail_ratio(1.0 - th, th, eps))
+
+
+def _log_tail_ratio(p: NDArray[np.float64], q: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``eps - log(1 + p (e^eps - 1)) = -log(p + q e^-eps)`` with ``q = 1 - p`` (given, not
+    recomputed): as ``-log1p(q expm1(-eps))`` while that argument is above -1/2 (small epsilon,
+    no cancellation), as ``-log(p + q e^-eps)`` beyond (a sum of positive terms; no overflow for
+    any epsilon, it tends to ``-log p``)."""
+    x = q * np.expm1(-eps)
+    return np.where(x > -0.5, -np.log1p(x), -np.log(p + q * np.exp(-eps)))
 
 
 def laplace_count_pml_bound(p: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -375,7 +386,7 @@ def laplace_count_pml_bound(p: ArrayLike, epsilon: ArrayLike) -> NDArray[np.floa
     ``l(X_i -> y) <= eps - log(1 + p (e^eps - 1))`` (about (1 - p) eps for small eps)."""
     p = v.real("p", p, low=0.0, high=0.5, low_open=True)
     eps = v.positive("epsilon", epsilon)
-    return eps - np.log1p(p * np.expm1(eps))
+    return _log_tail_ratio(p, 1.0 - p, eps)
 
 
 def dp_budget_for_pml(pml_target: ArrayLike, p: ArrayLike) -> NDArray[np.float64]:
@@ -452,7 +463,7 @@ def product_prior(marginals: ArrayLike) -> NDArray[np.float64]:
     marg = v.pmf("marginals", marginals)
     if marg.ndim != 2 or marg.shape[-1] < 2:
         raise ValueError(f"marginals must be a 2-D array (entries x letters, at least 2 letters), got shape {marg.shape}")
-    v.size_limit("marginals", float(marg.shape[1]) ** marg.shape[0], 2**24, "databases")
+    v.power_limit("marginals", marg.shape[1], marg.shape[0], 2**24, "databases")
     out = np.ones(1)
     for row in marg:
         out = (out[:, None] * row[None, :]).ravel()

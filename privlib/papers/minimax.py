@@ -77,6 +77,10 @@ __all__ = [
 ]
 
 MAX_ROWS = 1_000_000
+#: largest radius r and truncation T: risks are of order r^2 and T^2, which must stay doubles
+MAX_SCALE = 1e150
+#: largest number of broadcast values of a function that loops over them in Python
+MAX_EVALUATIONS = 20_000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,6 +100,7 @@ def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
     truncated and renormalised (its DP level exceeds ``eps0`` because of the normalisers)."""
     n = v.integer("n", n, low=1)
     e0 = v.scalar("eps0", eps0, low=0.0, low_open=True)
+    v.power_limit("n", 2, n, notions.MAX_DATABASES, "databases")
     z = np.arange(n + 1)
 
     def row(x: tuple[int, ...]) -> NDArray[np.float64]:
@@ -246,6 +251,17 @@ def binomial_tv(n: ArrayLike, p0: ArrayLike, p1: ArrayLike) -> NDArray[np.float6
     sf_hi, sf_lo = stats.binom.sf(c, n_, hi), stats.binom.sf(c, n_, lo)
     cdf_lo, cdf_hi = stats.binom.cdf(c, n_, lo), stats.binom.cdf(c, n_, hi)
     tv = np.where(sf_hi <= 0.5, sf_hi - sf_lo, cdf_lo - cdf_hi)  # the form without cancellation
+    # nearly equal p0, p1: the two tails cancel; their difference is the integral over [lo, hi]
+    # of d/dt P_t(B > c) = n P(Bin(n - 1, t) = c), by 12-point Gauss-Legendre (exact to
+    # rounding when hi - lo is below a tenth of the standard deviation of the estimate of p)
+    sd = np.sqrt(np.maximum(lo * (1.0 - lo), 1e-300) / np.maximum(n_, 1.0))
+    narrow = (hi - lo) < 0.1 * sd
+    if narrow.any():
+        nodes, weights = np.polynomial.legendre.leggauss(12)
+        half = (hi - lo)[..., None] / 2.0
+        t = (lo + hi)[..., None] / 2.0 + half * nodes
+        density = n_[..., None] * stats.binom.pmf(c[..., None], n_[..., None] - 1.0, t)
+        tv = np.where(narrow, (density @ weights) * half[..., 0], tv)
     return np.where(lo == hi, 0.0, np.clip(tv, 0.0, 1.0))
 
 
@@ -258,7 +274,7 @@ def lower_bound_nonprivate_mean(n: ArrayLike, r: float = 1.0) -> NDArray[np.floa
     exactly (:func:`binomial_tv`; the maximum by a grid in ``eta sqrt(n)`` refined twice). It
     tends to ``r^2/n max_c c^2 (1 - Phi(c))``, about ``0.166 r^2/n``."""
     n_ = _whole("n", n)
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     root = np.sqrt(n_)[..., None]
 
     def value(c: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -291,7 +307,8 @@ def expmech_packing_error(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, card_V: 
     V = _whole("card_V", card_V)
     d_ = v.probability("delta", delta)
     n_, p_, a_, V, d_ = np.broadcast_arrays(n_, p_, a_, V, d_)
-    v.size_limit("n", float(n_.max(initial=0.0)) * max(n_.size, 1), 1e7, "binomial terms")
+    v.size_limit("n", int(n_.max(initial=0.0)) * max(n_.size, 1), 10**7, "binomial terms")
+    v.size_limit("n, p, alpha, card_V and delta", n_.size, MAX_EVALUATIONS, "broadcast values (one binomial sum each)")
     win = np.empty(n_.shape)
     for idx in np.ndindex(n_.shape):
         j = np.arange(n_[idx] + 1.0)
@@ -307,7 +324,7 @@ def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: Array
     ``r^2 / 8 * p^a (1 - alpha n p)`` with ``a = 2(k-1)/k`` and ``p = min(1, a / ((a+1) alpha n))``."""
     n_ = v.real("n", n, low=1.0)
     a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
-    r_ = v.positive("r", r)
+    r_ = v.real("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     a = _k_exponent(k)
     p = np.minimum(1.0, a / ((a + 1.0) * a_ * n_))
     return r_ ** 2 / 8.0 * p ** a * np.clip(1.0 - a_ * n_ * p, 0.0, None)
@@ -368,7 +385,8 @@ def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: Ar
     ``1 - P(Bin(n,p) > k) - e^{k alpha}/|V| - delta (e^{k alpha} - 1)/(e^alpha - 1)`` for every
     integer ``k`` (``"median"``: ``k = ceil(np)``, the paper's choice; ``"best"``: the best
     ``k`` among the binomial's quantiles, where the tail term changes). ``card_V`` may be
-    ``inf`` (the bound is then that of an unbounded packing)."""
+    ``inf`` (the bound is then that of an unbounded packing). Where the bracket is negative the
+    theorem says nothing and the bound is 0 (never a negative probability)."""
     n_ = _whole("n", n)
     p_ = v.probability("p", p)
     a_ = v.positive("alpha", alpha)
@@ -376,14 +394,18 @@ def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: Ar
     log_v = np.log(v.real("card_V", card_V, low=1.0, finite=False))
     if isinstance(k, str):
         if k == "median":
-            return _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, log_v)
-        if k != "best":
+            bound = _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, log_v)
+        elif k == "best":
+            bound = _theorem3_best(n_, p_, a_, d_, log_v)
+        else:
             raise ValueError(f"k must be an integer, 'median' or 'best', got {k!r}")
-        return _theorem3_best(n_, p_, a_, d_, log_v)
-    kk = v.real("k", k, low=0.0)
-    if (kk != np.round(kk)).any():
-        raise ValueError("k must be a whole number, 'median' or 'best'")
-    return _theorem3_bracket(kk, n_, p_, a_, d_, log_v)
+    else:
+        kk = v.real("k", k, low=0.0)
+        if (kk != np.round(kk)).any():
+            raise ValueError("k must be a whole number, 'median' or 'best'")
+        bound = _theorem3_bracket(kk, n_, p_, a_, d_, log_v)
+    # a lower bound on a probability: where the bracket is negative it says nothing, 0
+    return np.maximum(bound, 0.0)
 
 
 def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: float = 0.0, r: float = 1.0,
@@ -399,10 +421,10 @@ def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: flo
     a_ = v.positive("alpha", alpha)
     dl = v.scalar("delta", delta, low=0.0, high=1.0, high_open=True)
     a = float(_k_exponent(k))
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     n_grid = v.integer("n_grid", n_grid, low=3, high=10_000)
     n_, d_, a_ = np.broadcast_arrays(n_, d_, a_)
-    v.size_limit("the (n, d, alpha) grid", float(n_.size) * n_grid, 1e7, "bound evaluations")
+    v.size_limit("n, d and alpha", n_.size * n_grid, 25_000, "bound evaluations (broadcast values x n_grid)")
 
     def value(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
         p = np.exp(log_p)
@@ -452,7 +474,7 @@ def noise_coefficient(mechanism: str, n: ArrayLike, d: ArrayLike, alpha: ArrayLi
 
 def optimal_truncation(r: float, k: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Minimiser ``T = r ((k-1)/c_W)^{1/(2k)}`` of bound (31) (``r`` for ``k = inf``)."""
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0, finite=False)
     c = v.nonnegative("c_W", c_W)
     with np.errstate(divide="ignore"):
@@ -466,7 +488,7 @@ def project_l2_ball(X: ArrayLike, T: float) -> NDArray[np.float64]:
     x = v.real("X", X)
     if x.ndim == 0:
         raise ValueError("X must have at least one axis (the coordinates)")
-    t = v.scalar("T", T, low=0.0, low_open=True)
+    t = v.scalar("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     norm = np.linalg.norm(x, axis=-1, keepdims=True)
     return x * (t / np.where(norm > t, norm, t))
 
@@ -488,21 +510,21 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
     if x.ndim not in (2, 3) or 0 in x.shape:
         raise ValueError(f"X must have shape (n, d) or (reps, n, d) with no empty axis, got {x.shape}")
     n, d = x.shape[-2:]
-    t = v.scalar("T", T, low=0.0, low_open=True)
+    t = v.scalar("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     v.scalar("alpha", alpha, low=0.0, low_open=True)
     mean = project_l2_ball(x, t).mean(axis=-2)
     if _mechanism(mechanism) == "none":
         return mean
-    return mean + _sample_noise(mechanism, t, n, d, alpha, delta, mean.shape, np.random.default_rng(rng))
+    return mean + _sample_noise(mechanism, t, n, d, alpha, delta, mean.shape, v.rng("rng", rng))
 
 
 def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Bound (31) on the squared error of estimator (20) over ``E||X||^k <= r^k``, ``k >= 2``:
     ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4)."""
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0, finite=False)
     n_ = v.real("n", n, low=1.0)
-    t = v.positive("T", T)
+    t = v.real("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     c = v.nonnegative("c_W", c_W)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         bias2 = np.where(np.isinf(k_), np.where(t >= r_, 0.0, np.inf), r_ ** 2 * (r_ / t) ** (2 * (k_ - 1)))
@@ -514,10 +536,10 @@ def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayL
     ``u = r p^{-1/k}`` (k-th moment exactly ``r^k``): with ``c = min(u, T)``,
     ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts)."""
     p_ = v.real("p", p, low=0.0, high=1.0, low_open=True)
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0)
     n_ = v.real("n", n, low=1.0)
-    t = v.positive("T", T)
+    t = v.real("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     c = v.nonnegative("c_W", c_W)
     return _two_point_error(p_, r_, k_, n_, t) + c * t ** 2
 
@@ -536,7 +558,7 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
     every ``(n, d, alpha)`` of the broadcast inputs in one evaluation (``n_grid`` log-spaced
     values of ``p`` in [1e-12, 1]). Returns ``(risk, argmax p)``. For ``k = inf`` the least
     favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``."""
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.scalar("k", k, low=2.0, finite=False)
     c = noise_coefficient(mechanism, n, d, alpha, delta)
     n_ = np.broadcast_to(v.real("n", n, low=1.0), c.shape)
@@ -562,13 +584,13 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
     n = v.integer("n", n, low=1)
     d = v.integer("d", d, low=1)
     reps = v.integer("reps", reps, low=2)
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
-    t = v.scalar("T", T, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
+    t = v.scalar("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     k = v.scalar("k", k, low=2.0, finite=False)
     v.scalar("alpha", alpha, low=0.0, low_open=True)
     _mechanism(mechanism)
     v.size_limit("reps * d", float(reps) * d, 1e8)
-    gen = np.random.default_rng(rng)
+    gen = v.rng("rng", rng)
     if np.isinf(k):
         b = gen.binomial(n, 0.5, reps)
         mean_err = min(r_, t) * (2.0 * b / n - 1.0)
@@ -600,7 +622,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
     n_ = v.real("n", n, low=1.0)
     d_ = v.real("d", d, low=1.0)
     a_ = v.positive("alpha", alpha)
-    r_ = v.scalar("r", r, low=0.0, low_open=True)
+    r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     a = float(_k_exponent(k))
     base = r_ ** 2 / n_
     if privacy == "none":
@@ -647,13 +669,13 @@ chosen where the privacy term dominates)."""
 _PRIVACY_OF = {"laplace": "dp", "gauss": "approx_dp", "kl": "kl"}
 
 
-def _excess_slope(x: NDArray[np.float64], risk: NDArray[np.float64], base: NDArray[np.float64]) -> tuple[float, int]:
+def _excess_slope(x: NDArray[np.float64], risk: NDArray[np.float64], base: NDArray[np.float64]) -> tuple[float | None, int]:
     """Least-squares slope of ``log(risk - base)`` on ``log x`` over the points where the excess
-    is at least ``10 base`` (``nan`` with fewer than 4 such points)."""
+    is at least ``10 base`` (None, no slope, with fewer than 4 such points)."""
     excess = risk - base
     ok = excess >= 10.0 * base
     if ok.sum() < 4:
-        return float("nan"), int(ok.sum())
+        return None, int(ok.sum())
     return float(np.polyfit(np.log(x[ok]), np.log(excess[ok]), 1)[0]), int(ok.sum())
 
 
@@ -663,8 +685,11 @@ def table1_slopes(k: float, r: float = 1.0, delta: float = 1e-6, reps: int = 0,
     the slope of the privacy excess ``log(sup_p R - r^2/n)`` against the log of the variable on
     :data:`SLOPE_GRIDS`, next to the exponent of Table 1 (:func:`rate_exponents`). With
     ``reps > 0`` the slope is also fitted to Monte Carlo risks of the estimator
-    (:func:`simulate_two_point_risk` at the least favourable ``p`` of each grid point)."""
-    gen = np.random.default_rng(rng)
+    (:func:`simulate_two_point_risk` at the least favourable ``p`` of each grid point). A slope
+    is None (not NaN) where fewer than 4 grid points have an excess of at least 10 times
+    ``r^2/n`` (e.g. ``delta`` near 1: the Gaussian mechanism then adds almost no noise); ``points``
+    says how many were used."""
+    gen = v.rng("rng", rng)
     theory = rate_exponents(k)
     rows = []
     for mech in ("laplace", "gauss", "kl"):
@@ -735,7 +760,7 @@ def table1_lower_slopes(k: float, r: float = 1.0, delta: float = 1e-6) -> list[d
     delta = v.scalar("delta", delta, low=np.exp(-64.0), high=1.0, high_open=True)  # log(1/delta) < min d
     theory = {"dp": {"n": -a, "d": a, "alpha": -a}, "approx_dp": {"n": -a, "d": 0.0},
               "tv": {"n": -a, "alpha": -a}, "none": {"n": -1.0}}
-    r = v.scalar("r", r, low=0.0, low_open=True)
+    r = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     rows = []
     for privacy, grids in LOWER_SLOPE_GRIDS.items():
         for var, grid in grids.items():
@@ -774,7 +799,7 @@ def private_histogram(X: ArrayLike, m: int, alpha: float, rng: np.random.Generat
     counts = np.bincount(np.ravel_multi_index(idx.T, (m,) * d), minlength=m ** d).reshape((m,) * d)
     props = counts / n
     if np.isfinite(a):
-        props = props + np.random.default_rng(rng).laplace(0.0, 2.0 / (n * a), props.shape)
+        props = props + v.rng("rng", rng).laplace(0.0, 2.0 / (n * a), props.shape)
     return props * float(m) ** d
 
 
@@ -829,12 +854,15 @@ def hamming_packing(m: int, min_distance: int) -> NDArray[np.float64]:
     weight = np.zeros(2 ** m, dtype=np.int64)
     for bit in range(m):
         weight += (words >> bit) & 1
+    near = words[weight < D]             # XOR offsets of the words closer than min_distance
     available = np.ones(2 ** m, dtype=bool)
-    code = []
-    while available.any():
-        w = int(np.argmax(available))
+    code, w = [], 0
+    while True:                          # O(2^m + |code| |near|): each word is passed once
+        w += int(np.argmax(available[w:]))
+        if not available[w]:
+            break
         code.append(w)
-        available &= weight[words ^ w] >= D
+        available[w ^ near] = False
     bits = (np.array(code)[:, None] >> np.arange(m - 1, -1, -1)[None, :]) & 1
     return 2.0 * bits - 1.0
 
@@ -916,7 +944,7 @@ def support_dp_expmech(X: ArrayLike, alpha: float, lo: float = 0.0, hi: float = 
     in the rare event one is proposed, drawn exactly from the full sort and accepted with
     probability true weight / bound (rejection sampling)."""
     a, lo_, hi_, x, n, k = _support_params(X, alpha, lo, hi)
-    gen = np.random.default_rng(rng)
+    gen = v.rng("rng", rng)
     half = int(np.ceil(_EXPMECH_WINDOW / a))
     jlo, jhi = max(0, k - half), min(n, k + half)  # intervals j = jlo..jhi are in the window
     first, last = max(jlo - 1, 0), min(jhi, n - 1)  # 0-based ranks of the order statistics needed

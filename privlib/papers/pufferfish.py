@@ -338,11 +338,13 @@ def laplace_sum_pufferfish_loss(n: int, epsilon: float, rho: ArrayLike) -> NDArr
     output densities are Laplace mixtures with centres ``0..n``, whose log-ratio is monotone
     between centres, so its supremum is attained at a centre or in a tail. O(n) time and memory
     per value of rho (prefix log-sums; about 140 bytes per record, 1.4 GB at n = 10^7);
-    ``ValueError`` beyond ``2e7`` (n times the number of rho values) before allocating."""
+    ``ValueError`` beyond ``2e7`` (n times the number of rho values) or ``10^4`` rho values,
+    before allocating."""
     n = v.integer("n", n, low=1)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     rho = v.probability("rho", rho)
-    v.size_limit("n", float(n) * max(rho.size, 1), 2e7, "mixture weights (n times the number of rho values)")
+    v.size_limit("rho", rho.size, 10**4, "values")
+    v.size_limit("n", n * max(rho.size, 1), 2 * 10**7, "mixture weights (n times the number of rho values)")
     k = np.arange(n)                                                     # number of other records equal to X_1
     centres = np.arange(n + 1, dtype=float)
     out = np.empty(rho.shape)

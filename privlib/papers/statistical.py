@@ -250,6 +250,10 @@ def pure_delta(epsilon: ArrayLike, n: int, pi: float) -> NDArray[np.float64]:
     return subsampling_delta(epsilon, v.integer("n", n, low=2, high=_MAX_N), n, pi)
 
 
+#: largest epsilon of the closed-form summands of Theorems 4.1/4.2 (e^eps stays a double)
+_MAX_CLOSED_FORM_EPSILON = 700.0
+
+
 def theorem_thresholds(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The thresholds ``(j_+*, j_-*)`` of Theorem 4.1 (``m < n``) or 4.2 (``m = n``).
 
@@ -261,7 +265,7 @@ def theorem_thresholds(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed
     eps = v.nonnegative("epsilon", epsilon)
     n, m, pi = _check_n_m_pi(n, m, pi)
     lam, xi = m / n, pi / (1.0 - pi)
-    up = np.expm1(eps) / (1.0 + np.exp(eps) * xi)
+    up = -np.expm1(-eps) / (np.exp(-eps) + xi)   # (e^eps - 1) / (1 + e^eps xi), no overflow
     down = np.expm1(-eps) / (1.0 + np.exp(-eps) * xi)
     if not printed:
         return (lam + up) * n * pi, (lam + down) * n * pi
@@ -278,8 +282,11 @@ def theorem_summands(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: 
 
     At ``j = m`` the printed form is ``0 * inf`` (erratum E4); ``printed=True`` reads it as 0 (the
     binomial coefficient vanishes), the corrected form uses ``lam pi^(m-1) + (1-lam)(1-e^eps) pi^m``
-    (and its mirror for the minus direction)."""
-    eps = v.nonnegative("epsilon", epsilon)
+    (and its mirror for the minus direction).
+
+    The closed forms carry ``e^eps``: epsilon must lie in [0, 700] (beyond, a summand is not a
+    double; :func:`subsampling_delta` gives delta for every epsilon)."""
+    eps = v.real("epsilon", epsilon, low=0.0, high=_MAX_CLOSED_FORM_EPSILON)
     n, m, pi = _check_n_m_pi(n, m, pi)
     v.size_limit("m", (m + 1) * max(eps.size, 1), 1e7)
     lam = m / n
@@ -309,7 +316,9 @@ def theorem_deltas(epsilon: ArrayLike, n: int, m: int, pi: float, *, printed: bo
     Printed: ``delta_+`` sums the summands from ``ceil(j_+*)`` to m and ``delta_-`` from 0 to
     ``ceil(j_-*)``, with the printed thresholds and the printed ``j = m`` term. Corrected:
     ``delta_-`` stops at ``floor(j_-*)``, the thresholds are uncapped (an empty sum when they
-    leave ``[0, m]``), and the ``j = m`` term is finite; the sums then equal the definition."""
+    leave ``[0, m]``), and the ``j = m`` term is finite; the sums then equal the definition.
+    Epsilon in [0, 700], as for :func:`theorem_summands`."""
+    v.real("epsilon", epsilon, low=0.0, high=_MAX_CLOSED_FORM_EPSILON)
     j_plus, j_minus = theorem_thresholds(epsilon, n, m, pi, printed=printed)
     plus, minus = theorem_summands(epsilon, n, m, pi, printed=printed)
     j = np.arange(plus.shape[-1], dtype=float)
@@ -329,18 +338,26 @@ def chernoff_rate(epsilon: ArrayLike, pi: ArrayLike) -> NDArray[np.float64]:
     pi = v.probability("pi", pi, open_ends=True)
     eps, pi = np.broadcast_arrays(eps, pi)
 
-    def rate(s: NDArray[np.float64]) -> NDArray[np.float64]:
-        x = pi * np.expm1(s)
-        q = pi * np.exp(s) / (1.0 + x)
-        direct = q * s - np.log1p(x)
-        v2 = pi * (1 - pi)
-        k3 = v2 * (1 - 2 * pi)
-        k4 = v2 * (1 - 6 * v2)
-        k5 = k3 * (1 - 12 * v2)
-        series = s**2 * (v2 / 2 + s * (k3 / 3 + s * (k4 / 8 + s * k5 / 30)))
-        return np.where(np.abs(s) < 1e-3, series, direct)
+    def rate(s: NDArray[np.float64], p: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
+        # KL(q || p) for the tilt q = p e^s / (1 - p + p e^s), s >= 0, in the form whose two
+        # terms do not cancel: s q - log(1 + p (e^s - 1)) while q < 1/2, and
+        # -log(p + (1 - p) e^-s) - s (1 - q) beyond (no overflow for s up to the largest double);
+        # the two terms then differ by a factor 1 + O(s), so ~3 digits go at worst for s >= 1e-3;
+        # r = 1 - p is passed in, not recomputed (1 - (1 - 1e-12) is off by 1e-4 relative)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            up = p * np.exp(np.minimum(s, 700.0))             # p e^s, used only while below r
+            down = r * np.exp(-s)                             # (1 - p) e^-s
+            low = s * (up / (r + up)) - np.log1p(p * np.expm1(np.minimum(s, 700.0)))
+            high = -np.log1p(r * np.expm1(-s)) - s * (down / (down + p))
+            v2 = p * r
+            k3 = v2 * (1 - 2 * p)
+            k4 = v2 * (1 - 6 * v2)
+            k5 = k3 * (1 - 12 * v2)
+            series = s**2 * (v2 / 2 + s * (k3 / 3 + s * (k4 / 8 + s * k5 / 30)))
+        return np.where(s < 1e-3, series, np.where(up < r, low, high))
 
-    return np.minimum(rate(eps), rate(-eps))
+    # the downward tilt of pi is the upward tilt of 1 - pi (relabel the two outcomes)
+    return np.minimum(rate(eps, pi, 1.0 - pi), rate(eps, 1.0 - pi, pi))
 
 
 # --- additive noise (Section 5, Lemmas 5 and 6) -------------------------------------------------
@@ -426,13 +443,14 @@ def noise_delta(epsilon: ArrayLike, n: int, pi: float, scale: float, noise: str 
     Laplace noise (scale ``scale``); Section 5 of the paper, from the definition. The likelihood
     ratio of the two output laws is monotone, so each direction needs one root search over the
     binomial weights that matter (``O(sqrt(n))`` of them; a doubling bracket). The direction
-    ``delta_-`` is ``delta_+`` at ``1 - pi`` (the model is symmetric)."""
+    ``delta_-`` is ``delta_+`` at ``1 - pi`` (the model is symmetric). At most 10^4 epsilons
+    (one root search each)."""
     eps = v.nonnegative("epsilon", epsilon)
     n = v.integer("n", n, low=2, high=_MAX_N)
     pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
     scale = v.scalar("scale", scale, low=0.0, low_open=True)
     noise = _check_noise(noise)
-    v.size_limit("epsilon", eps.size, 1e5, "root searches")
+    v.size_limit("epsilon", eps.size, 10**4, "root searches")
     flat = np.ravel(eps)
     out = np.maximum(_noise_deltas_plus(flat, n, pi, scale, noise), _noise_deltas_plus(flat, n, 1.0 - pi, scale, noise))
     return out.reshape(eps.shape)
@@ -564,7 +582,11 @@ def amplified_epsilon(epsilon: ArrayLike, lam: ArrayLike) -> NDArray[np.float64]
     ``log(1 + lam (e^eps - 1))``."""
     eps = v.nonnegative("epsilon", epsilon)
     lam = v.probability("lam", lam)
-    return np.log1p(lam * np.expm1(eps))
+    with np.errstate(over="ignore", divide="ignore"):
+        small = np.log1p(lam * np.expm1(np.minimum(eps, 700.0)))
+        # eps + log(lam + (1 - lam) e^-eps) where e^eps would overflow
+        large = eps + np.logaddexp(np.log(lam), np.log1p(-lam) - eps)
+    return np.where(eps > 700.0, large, small)
 
 
 def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str = "gaussian") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
