@@ -13,9 +13,10 @@ from scipy import integrate, optimize, special, stats
 
 from privlib.papers import intervals, pufferfish
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 
+@reference
 def _events_d_mult(mu: np.ndarray, nu: np.ndarray) -> float:
     """sup over all events S of |log mu(S) - log nu(S)| by enumerating every subset."""
     best = 0.0
@@ -437,6 +438,7 @@ def _(function):
 # Section 5: frequentist limits
 
 
+@reference
 def _lp_power(null: np.ndarray, alt: np.ndarray, alpha: float, minimize: bool) -> float:
     """Most (or least) powerful randomized test of size exactly alpha, by linear programming."""
     sign = 1.0 if minimize else -1.0
@@ -512,6 +514,7 @@ def _(function):
     return lambda null, alt, alpha, minimize=False: (1.0 - function(null, alt, alpha)) if minimize else function(null, alt, alpha)
 
 
+@reference
 def _laplace_np_by_quadrature(alpha: float, eps: float, shift: float, minimize: bool) -> float:
     """The Neyman-Pearson power of Lap(0, 1/eps) against Lap(shift, 1/eps): the threshold c with
     P0(reject) = alpha by root finding on scipy's Laplace distribution function, then the power
@@ -779,6 +782,7 @@ def _(function):
 # Sections 7-8: Pufferfish privacy on finite instances
 
 
+@reference
 def _brute_conditional(P: np.ndarray, prior: np.ndarray, secret: np.ndarray) -> np.ndarray | None:
     """P(M = t | X in s, theta), one dataset at a time (None if theta(s) = 0)."""
     mass = sum(prior[x] for x in range(len(prior)) if secret[x])
@@ -1002,6 +1006,7 @@ def _(function):
     return lambda P, priors, pairs, *, return_skipped=False: function(P, np.atleast_2d(priors)[:1], pairs)
 
 
+@reference
 def _lp_sup_ratio(null: np.ndarray, alt: np.ndarray) -> float:
     """sup over tests of power / size, a linear-fractional program made linear by Charnes and
     Cooper: maximise alt . y subject to null . y = 1 and 0 <= y <= s."""
@@ -1131,6 +1136,7 @@ def _(function):
 # Appendices C and E: the two metrics
 
 
+@reference
 def _exact_event_ratios(p: list[Fraction], q: list[Fraction]) -> tuple[Fraction, Fraction]:
     """Exact e^{d_mult} (largest P(S)/Q(S) or Q(S)/P(S) over events) and e^{d_R} (largest
     P(S)Q(S')/(P(S')Q(S)) over pairs of events, Proposition E.11) for full-support measures."""

@@ -17,7 +17,7 @@ from scipy import optimize, stats
 
 from privlib.papers import leakage
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 PAPER = "001"
 
@@ -77,6 +77,7 @@ def _approach_tolerance(delta: float, log_ratio: float) -> float:
     return float(10.0 ** np.ceil(np.log10(10.0 * delta * np.exp(log_ratio))))
 
 
+@reference
 def randomized_function_lp(prior: np.ndarray, channel: np.ndarray, y: int, m: int | None = None) -> float:
     """``exp`` of Definition 2.3 for output y: the best ratio of posterior to prior guessing
     probability of any randomized function U of X with m values, by linear programming.
@@ -526,6 +527,7 @@ def _(pml):
 
 # --- Examples 3.1-3.3 -------------------------------------------------------------------------
 
+@reference
 def _exact_cell_masses(n: int, steps: list[int], weights: list[int], lattice: int, cells: int = 10) -> np.ndarray:
     """Cell probabilities of the quantised mean of n draws, from the exact integer coefficients of
     (sum_s w_s z^steps_s)^n (Python integers, no rounding), divided by (sum w)^n at the end."""
@@ -596,6 +598,7 @@ def _(f):
     return wrong
 
 
+@reference
 def _exact_relative_frequencies(n: int, group: float, r_in: float, r_out: float, cells: int) -> float:
     """Min-entropy of the pair of quantised frequencies by enumerating all multinomial counts
     (members with / without the event, others with / without) of n records."""
@@ -654,6 +657,7 @@ def _(f):
     return lambda n, group, a, b, cells=10: f(n, 1.0 - group, a, b, cells)
 
 
+@reference
 def _exact_threshold_leakages(n_max: int, p: float) -> tuple[list[float], list[float]]:
     """-log P(S <= n/2) and -log P(S > n/2) for S ~ Bin(n, p), n = 1..n_max, in exact integer
     arithmetic on the binary value of p (p = a / D): D^n P(S = k) is an integer, built by the
