@@ -203,7 +203,7 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     # second term carries the small factor expm1(eps); bin 0 (losses below the grid) is dropped
     diff = p - q
     with np.errstate(over="ignore"):
-        factor = np.expm1(np.r_[0.0, grid])               # inf beyond eps = 709
+        factor = np.expm1(np.concatenate(([0.0], grid)))  # inf beyond eps = 709
     exact = factor.take(bins)
     with np.errstate(invalid="ignore"):
         exact *= q                                        # inf * 0 where q vanishes: no q-term
@@ -218,8 +218,8 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
     # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down)
     far_d = np.cumsum(np.bincount(bins, weights=diff, minlength=k + 1)[::-1])[::-1]
     far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
-    far_d = np.r_[far_d[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
-    far_q = np.r_[far_q[2:], 0.0]
+    far_d = np.concatenate((far_d[2:], [0.0]))            # bins >= b + 2 for epsilon grid[b]
+    far_q = np.concatenate((far_q[2:], [0.0]))
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         weighted = factor[1:] * far_q
         overflow = np.isinf(weighted) & (far_q > 0)
