@@ -50,6 +50,7 @@ def _rr_product(n: int, eps: float) -> np.ndarray:
 # Mistakes that several claims must catch (each claim declares them as its own mutants).
 
 
+@reference
 def _d_mult_one_direction(function):
     """``multiplicative_distance`` as the largest ``log(mu/nu)``, without the absolute value."""
     def wrong(mu, nu):
@@ -59,6 +60,7 @@ def _d_mult_one_direction(function):
     return wrong
 
 
+@reference
 def _d_mult_ignores_one_sided(function):
     """``multiplicative_distance`` ignoring atoms that only one measure charges (finite, not inf)."""
     def wrong(mu, nu):
@@ -79,6 +81,7 @@ def _mean_abs_log_ratio(function):
     return wrong
 
 
+@reference
 def _d_r_as_d_mult(function):
     """``density_ratio_metric`` as the largest |log ratio| (d_mult) instead of its spread."""
     def wrong(mu, nu, *, axis=-1, log=False):
@@ -97,6 +100,7 @@ def _distances_replaced(transform):
     return lambda function: (lambda P, distances: function(P, transform(np.array(distances, dtype=float))))
 
 
+@reference
 def _laplace_bounds_diameter_minus_one(function):
     """``laplace_sum_bounds`` with the diameter n - 1 in place of n."""
     return lambda t, n, epsilon, q_support="interval": tuple(
@@ -1304,6 +1308,7 @@ prop_e_9.mutant("intervals.multiplicative_distance", "one direction only: max lo
 prop_e_9.mutant("intervals.multiplicative_distance", "mean |log ratio| in place of the largest")(_mean_abs_log_ratio)
 
 
+@reference
 def _sum_given_first(n: int, rho: float, first: int) -> np.ndarray:
     """Weights over the sum 0..n given X_1 = first, when every other record equals X_1 with
     probability rho independently."""

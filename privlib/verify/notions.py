@@ -55,6 +55,7 @@ def _subsets(m: int) -> np.ndarray:
     return np.array(list(itertools.product([0.0, 1.0], repeat=m)))
 
 
+@reference
 def _bf_hockey(p: np.ndarray, q: np.ndarray, eps: np.ndarray) -> np.ndarray:
     """``sup_S p(S) - e^eps q(S)`` over every set S of outputs."""
     s = _subsets(p.size)

@@ -38,6 +38,7 @@ def _sparse_channel(rng: np.random.Generator, nx: int, ny: int, keep: float = 0.
         return ch / ch.sum(axis=1, keepdims=True)
 
 
+@reference
 def _posterior_table(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     """P(x | y) from the joint table, by hand (no privlib); outputs of probability 0 get the prior."""
     joint = prior[:, None] * channel
@@ -45,6 +46,7 @@ def _posterior_table(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     return np.where(p_y > 0, joint / np.where(p_y > 0, p_y, 1.0), prior[:, None])
 
 
+@reference
 def _pml_by_hand(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     """log max_x P(y|x) / P_Y(y) over the prior's support, by hand (0 for impossible outputs)."""
     p_y = prior @ channel
@@ -53,6 +55,7 @@ def _pml_by_hand(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
         return np.where(p_y > 0, np.log(top / np.where(p_y > 0, p_y, 1.0)), 0.0)
 
 
+@reference
 def _partition_kernels(k: int) -> list[np.ndarray]:
     """Every partition of {0..k-1} into at least two blocks, as a 0/1 kernel [x, block]
     (restricted growth strings, built here independently of privlib)."""
@@ -736,6 +739,7 @@ def _geometric_count_channel(n: int, eps: float) -> np.ndarray:
     return kern / kern.sum(axis=1, keepdims=True)
 
 
+@reference
 def _dp_by_pairs(dbs: np.ndarray, channel: np.ndarray) -> tuple[float, tuple]:
     """The DP parameter from every ordered pair of neighbouring databases, and its witness
     (i, a, b, y) with a the database of larger probability."""
@@ -750,6 +754,7 @@ def _dp_by_pairs(dbs: np.ndarray, channel: np.ndarray) -> tuple[float, tuple]:
     return best, arg
 
 
+@reference
 def _entry_pml_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, i: int, k: int) -> np.ndarray:
     joint = prior[:, None] * channel
     rows = np.array([joint[dbs[:, i] == a].sum(axis=0) for a in range(k)])  # P(X_i = a, y)
@@ -757,6 +762,7 @@ def _entry_pml_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, 
     return np.log(lik.max(axis=0) / rows.sum(axis=0))
 
 
+@reference
 def _conditional_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, i: int, k: int) -> np.ndarray:
     others = [j for j in range(dbs.shape[1]) if j != i]
     out = []

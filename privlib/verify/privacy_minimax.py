@@ -30,6 +30,7 @@ def _subsets(m: int) -> np.ndarray:
     return np.array(list(itertools.product((0.0, 1.0), repeat=m)))
 
 
+@reference
 def _worst_event(p: np.ndarray, q: np.ndarray, eps: float) -> float:
     """``max over every event S of p(S) - e^eps q(S)`` by enumeration."""
     s = _subsets(p.size)
@@ -45,6 +46,7 @@ def _samples(K: int, n: int) -> list[tuple[int, ...]]:
     return list(itertools.product(range(K), repeat=n))
 
 
+@reference
 def _neighbours_by_loop(K: int, n: int) -> list[tuple[int, int]]:
     """Ordered pairs of row indices of samples at Hamming distance 1, by a plain double loop."""
     samples = _samples(K, n)
@@ -452,6 +454,7 @@ def _(dp_from_chtp):
 # Section 3: lower bounds
 # ---------------------------------------------------------------------------------------------
 
+@reference
 def _posterior_plus(n: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``j`` of ``+r`` records and their probability under the uniform mixture of
     ``P_+`` and ``P_-`` (each record ``+r`` w.p. ``(1 +- eta)/2``), with the posterior of ``+``."""
