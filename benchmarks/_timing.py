@@ -23,39 +23,57 @@ def median_seconds(func: Callable[[], object], repeat: int = 5) -> float:
 
 
 class Timing(float):
-    """A median wall time in seconds (the float value) that also carries, as ``cpu``, the median
-    CPU time of the process over the same calls."""
+    """A median CPU time in seconds (the float value, time.process_time, so ratios of Timings are
+    CPU-time ratios) that also carries, as ``wall``, the median wall time over the same calls
+    (time.perf_counter); ``cpu`` is the float value again."""
 
     cpu: float
+    wall: float
 
-    def __new__(cls, wall: float, cpu: float) -> Timing:
-        out = super().__new__(cls, wall)
+    def __new__(cls, cpu: float, wall: float) -> Timing:
+        out = super().__new__(cls, cpu)
         out.cpu = cpu
+        out.wall = wall
         return out
 
+    def __format__(self, spec: str) -> str:
+        return format(float(self), spec)
 
-def interleaved(funcs: dict[str, Callable[[], object]], repeat: int = 7) -> dict[str, float]:
-    """Median wall time in seconds of each function, timed alternately in one process.
+
+def show(t: Timing, unit: str = "ms") -> str:
+    """``1.23 ms CPU (1.41 ms wall)``: both medians, three significant digits."""
+    scale = {"s": 1.0, "ms": 1e3, "us": 1e6}[unit]
+    return f"{t.cpu * scale:.3g} {unit} CPU ({t.wall * scale:.3g} {unit} wall)"
+
+
+def interleaved(funcs: dict[str, Callable[[], object]], repeat: int = 7) -> dict[str, Timing]:
+    """Median CPU time in seconds of each function, timed alternately in one process with the
+    BLAS and OpenMP thread pools limited to one thread (threadpoolctl), so that neither side gains
+    from the second core nor loses to another process's load on it.
 
     Every round calls every function once, the order rotating from round to round (round ``r``
     starts with the ``r``-th function), so that no contender always runs first or right after the
-    same other one; ``repeat`` rounds. Each value is a :class:`Timing`: a float (the median wall
-    time, time.perf_counter) whose ``cpu`` attribute is the median CPU time (time.process_time),
-    which a shared machine's load disturbs less. The CPU clock is read outside the wall interval.
+    same other one; ``repeat`` rounds (at least 7). Each value is a :class:`Timing`: a float (the
+    median CPU time, time.process_time, which a shared machine's load disturbs far less than the
+    wall clock) whose ``wall`` attribute is the median wall time (time.perf_counter).
     """
+    from threadpoolctl import threadpool_limits
+
+    repeat = max(int(repeat), 7)
     names = list(funcs)
     wall: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(repeat):
-        shift = r % len(names) if names else 0
-        for name in names[shift:] + names[:shift]:
-            f = funcs[name]
-            start_cpu = time.process_time()
-            start = time.perf_counter()
-            f()
-            wall[name].append(time.perf_counter() - start)
-            cpu[name].append(time.process_time() - start_cpu)
-    return {name: Timing(float(np.median(wall[name])), float(np.median(cpu[name]))) for name in names}
+    with threadpool_limits(limits=1):
+        for r in range(repeat):
+            shift = r % len(names) if names else 0
+            for name in names[shift:] + names[:shift]:
+                f = funcs[name]
+                start_cpu = time.process_time()
+                start = time.perf_counter()
+                f()
+                wall[name].append(time.perf_counter() - start)
+                cpu[name].append(time.process_time() - start_cpu)
+    return {name: Timing(float(np.median(cpu[name])), float(np.median(wall[name]))) for name in names}
 
 
 def worst_relative_error(values, reference) -> float:

@@ -299,6 +299,46 @@ def test_laplace_count_pml_window_equals_full_sum_for_large_n():
         assert float(leakage.laplace_count_pml(n, theta, eps, y)) == pytest.approx(full, rel=1e-9, abs=1e-15)
 
 
+def _laplace_count_pml_mpmath(n: int, theta: float, eps: float, y: float) -> float:
+    """A 30-digit sum of the two binomial mixtures ``sum_k P(k) e^{-eps |ny - k - z|}`` walking out
+    from the largest summand (which is log-concave in k) until the terms fall below 1e-40 of it."""
+    import mpmath
+
+    m = n - 1
+    with mpmath.workdps(30):
+        th, e, ny = mpmath.mpf(theta), mpmath.mpf(eps), mpmath.mpf(n) * mpmath.mpf(y)
+        odds = th / (1 - th)
+        c = float(n * y - 1)
+        tilt = [theta * np.exp(s) / (1 - theta + theta * np.exp(s)) for s in (eps, -eps)]
+        k0 = int(min(max(np.median([m * tilt[0], m * tilt[1], c]), 0), m))  # the summand's peak
+        log_p0 = (mpmath.loggamma(m + 1) - mpmath.loggamma(k0 + 1) - mpmath.loggamma(m - k0 + 1)
+                  + k0 * mpmath.log(th) + (m - k0) * mpmath.log1p(-th))
+        p0 = mpmath.exp(log_p0 - mpmath.floor(log_p0))  # only ratios matter
+        a = [mpmath.mpf(0), mpmath.mpf(0)]
+        for step in (1, -1):
+            k, pk, top = (k0, p0, None) if step == 1 else (k0 - 1, p0 * k0 / ((m - k0 + 1) * odds), None)
+            while 0 <= k <= m:
+                terms = [pk * mpmath.exp(-e * abs(ny - k - z)) for z in (0, 1)]
+                a[0], a[1] = a[0] + terms[0], a[1] + terms[1]
+                top = max(top or 0, terms[1])
+                if terms[1] < top * mpmath.mpf(10) ** -40:
+                    break
+                pk = pk * (m - k) * odds / (k + 1) if step == 1 else pk * k / ((m - k + 1) * odds)
+                k += step
+        return float(mpmath.log(max(a) / (th * a[1] + (1 - th) * a[0])))
+
+
+def test_laplace_count_pml_matches_mpmath_at_large_n():
+    """O(1) tilted tails against a 30-digit sum: at n = 10^8 near the output where the two
+    mixtures cross (D a small difference), and at n = 10^6 in the tail where one tilted ratio
+    underflows (the continued fraction)."""
+    cases = [(10**8, 0.3, 0.01, 0.3 + 2.0**-20, 1e-9), (10**8, 0.3, 0.01, 0.3 + 2.0**-12, 1e-11),
+             (10**6, 0.3, 0.5, 0.25, 1e-12), (10**6, 0.3, 0.5, 0.5, 1e-12)]  # n y exact in binary
+    for n, theta, eps, y, rtol in cases:
+        got = float(leakage.laplace_count_pml(n, theta, eps, y))
+        assert got == pytest.approx(_laplace_count_pml_mpmath(n, theta, eps, y), rel=rtol), (n, eps, y)
+
+
 def test_quantized_mean_large_n_is_fast_and_exact_small_n():
     assert leakage.quantized_mean_min_entropy(10**7, [0, 0.25, 1], [0.5, 0.3, 0.2]) == pytest.approx(0.0, abs=1e-12)
     assert leakage.quantized_mean_min_entropy(10**7, [0, 0.5, 1], [0.3, 0.4, 0.3]) == pytest.approx(np.log(2), abs=1e-3)

@@ -124,13 +124,62 @@ def log_hockey_stick(log_p: ArrayLike, log_q: ArrayLike, epsilon: ArrayLike) -> 
     return out.reshape(eps.shape)
 
 
+def _grid_step(grid: NDArray[np.float64]) -> tuple[float, float] | None:
+    """``(start, step)`` when the sorted grid is arithmetic to within 1e-12 of its step, else None."""
+    if grid.size < 3 or not np.isfinite(grid[[0, -1]]).all():
+        return None
+    step = (grid[-1] - grid[0]) / (grid.size - 1)
+    if not step > 0 or np.abs(np.diff(grid) - step).max() > 1e-12 * step:
+        return None
+    return float(grid[0]), float(step)
+
+
+def _bin_losses(grid: NDArray[np.float64], loss: NDArray[np.float64]) -> NDArray[np.int64]:
+    """``np.searchsorted(grid, loss, side="left")``: the number of grid points below each loss.
+    On an arithmetic grid (or a log-uniform one, for positive losses) the bin is
+    ``ceil((loss - start) / step)`` clipped to ``[0, k]``, an O(1) formula per output; the few
+    losses within 1e-9 of a bin edge, where rounding could put them on the wrong side, are
+    placed by ``searchsorted``. Any other grid: ``searchsorted`` (O(log k) per output)."""
+    k = grid.size
+    arith = _grid_step(grid)
+    if arith is None and grid.size >= 3 and grid[0] > 0 and np.isfinite(grid[-1]):
+        logs = _grid_step(np.log(grid))
+        if logs is not None:                          # log-uniform: bin log(loss), losses <= 0 go to bin 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pos = np.log(np.where(loss > 0, loss, grid[0]))
+            t = (pos - logs[0]) * (1.0 / logs[1])
+            t[~(loss > 0)] = -0.5
+            return _round_bins(grid, loss, t, k)
+    if arith is None:
+        return np.searchsorted(grid, loss, side="left")
+    t = loss - arith[0]
+    t *= 1.0 / arith[1]
+    return _round_bins(grid, loss, t, k)
+
+
+def _round_bins(grid: NDArray[np.float64], loss: NDArray[np.float64], t: NDArray[np.float64], k: int) -> NDArray[np.int64]:
+    """Bins from the fractional grid positions ``t`` of the losses (NaN-free, +-inf allowed)."""
+    np.clip(t, -0.5, k + 0.5, out=t)                 # outside the grid: bins 0 and k, not near an edge
+    b = np.ceil(t)
+    t -= b                                            # t - ceil(t) in (-1, 0]: near 0 or -1 at an edge
+    t += 0.5
+    np.abs(t, out=t)
+    edge = np.flatnonzero(t > 0.5 - 1e-9)
+    np.clip(b, 0, k, out=b)
+    bins = b.astype(np.int64)
+    if edge.size:
+        bins[edge] = np.searchsorted(grid, loss[edge], side="left")
+    return bins
+
+
 def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
     """Hockey-stick divergence ``sum_y max(p(y) - e^eps q(y), 0)`` of two pmfs, vectorized over
     ``epsilon`` (any real values; ``epsilon = 0`` gives the total variation distance, ``+inf``
     the mass of ``p`` where ``q`` vanishes).
 
     No sort of the outputs: each output's privacy loss is binned into the sorted epsilon grid
-    (``O(n log k)`` for n outputs and k epsilons). For each epsilon, the outputs whose loss lies
+    (``O(n)`` by arithmetic on a uniform or log-uniform grid, ``O(n log k)`` otherwise, for n
+    outputs and k epsilons). For each epsilon, the outputs whose loss lies
     between it and the next epsilon of the grid contribute ``(p - q) - (e^eps - 1) q`` term by
     term (each positive, so their sum does not cancel, and exact in ``p - q`` for nearly equal
     pmfs), and the outputs beyond the next epsilon contribute the same expression of their bin
@@ -146,35 +195,40 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
         raise ValueError("epsilon must be > -inf")
     grid, where = np.unique(eps.ravel(), return_inverse=True)
     k = grid.size
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_q = np.log(q)
-        loss = np.log(p)
-        loss -= log_q
-    if not (p.all() or q.all()):
-        loss[(p == 0) & (q == 0)] = 0.0                  # no mass under either: no contribution
+    # the privacy loss log(p / q): one division and one log; where the ratio leaves the normal
+    # range of doubles (or is 0/0), log p - log q
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        loss = np.divide(p, q)
+        odd = np.flatnonzero(~((loss >= 1e-300) & (loss <= 1e300)))
+        np.log(loss, out=loss)
+        if odd.size:
+            loss[odd] = np.log(p[odd]) - np.log(q[odd])
+            both = odd[(p[odd] == 0) & (q[odd] == 0)]
+            loss[both] = 0.0                              # no mass under either: no contribution
     # bin b holds the outputs with grid[b-1] < loss <= grid[b]; they count for grid[0..b-1]
-    bins = np.searchsorted(grid, loss, side="left")
+    bins = _bin_losses(grid, loss)
     # each output's own term for the largest epsilon below its loss, written
     # p - e^eps q = (p - q) - (e^eps - 1) q: p - q is exact for nearly equal p and q, and the
     # second term carries the small factor expm1(eps); bin 0 (losses below the grid) is dropped
     diff = p - q
     with np.errstate(over="ignore"):
-        factor = np.expm1(np.r_[0.0, grid])               # inf beyond eps = 709
+        factor = np.expm1(np.concatenate(([0.0], grid)))  # inf beyond eps = 709
     exact = factor.take(bins)
     with np.errstate(invalid="ignore"):
         exact *= q                                        # inf * 0 where q vanishes: no q-term
-    exact[q == 0] = 0.0
-    huge = np.isinf(exact)
-    if huge.any():                                        # e^eps overflows but e^eps q does not
-        with np.errstate(invalid="ignore"):
-            exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge]) - q[huge]
+    if np.isinf(factor).any():
+        exact[q == 0] = 0.0
+        huge = np.flatnonzero(np.isinf(exact))
+        if huge.size:                                     # e^eps overflows but e^eps q does not
+            with np.errstate(invalid="ignore"):
+                exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + np.log(q[huge])) - q[huge]
     np.subtract(diff, exact, out=exact)
     near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
     # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down)
     far_d = np.cumsum(np.bincount(bins, weights=diff, minlength=k + 1)[::-1])[::-1]
     far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
-    far_d = np.r_[far_d[2:], 0.0]                         # bins >= b + 2 for epsilon grid[b]
-    far_q = np.r_[far_q[2:], 0.0]
+    far_d = np.concatenate((far_d[2:], [0.0]))            # bins >= b + 2 for epsilon grid[b]
+    far_q = np.concatenate((far_q[2:], [0.0]))
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         weighted = factor[1:] * far_q
         overflow = np.isinf(weighted) & (far_q > 0)

@@ -280,20 +280,49 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
         return np.where(log_tail < -0.7, -np.log1p(-np.exp(log_tail)), -np.log(-np.expm1(log_tail))) + 0.0
 
 
-def _window(f, peak: NDArray[np.int64], top: NDArray[np.float64], low: int, high: int, drop: NDArray[np.float64],
-            step: int) -> NDArray[np.int64]:
-    """The last integer ``k`` from ``peak`` in direction ``step`` (within [low, high]) with
-    ``f(k) >= top - drop``, for a concave ``f``, by vectorized bisection."""
-    inside = peak.copy()
-    outside = np.full_like(peak, high + 1 if step > 0 else low - 1)
-    while True:
-        gap = np.abs(outside - inside) > 1
-        if not gap.any():
-            return inside
-        mid = (inside + outside) // 2
-        ok = gap & (f(np.clip(mid, low, high)) >= top - drop)
-        inside = np.where(ok, mid, inside)
-        outside = np.where(gap & ~ok, mid, outside)
+def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
+                        q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
+    given separately, so that a p within 1e-17 of 1 keeps its digits). Where the tail does not
+    underflow: scipy's binomial cdf over its pmf (Boost's, always called with the smaller of p and
+    q: the tail of ``m - S ~ Bin(m, q)`` when ``p > q``). Where it underflows,
+    k lies more than ~37 standard deviations below the mean, and the ratio is the continued
+    fraction of the incomplete beta function without its power prefactor,
+    ``I_q(m - k, k + 1) / P(S = k) = p * CF`` (modified Lentz; a few terms that far in the tail)."""
+    out = np.zeros(k.shape)
+    small_p = p <= q
+    tail = np.ones(k.shape)                        # P(S <= m) = 1: the ratio is 1 / P(S = m)
+    lo, hi = np.flatnonzero(small_p & (k < m)), np.flatnonzero(~small_p & (k < m))
+    tail[lo] = stats.binom.cdf(k[lo], m, p[lo])
+    tail[hi] = stats.binom.sf(m - k[hi] - 1.0, m, q[hi])     # P(m - S >= m - k), m - S ~ Bin(m, q)
+    pmf = stats.binom.pmf(np.where(small_p, k, m - k), m, np.minimum(p, q))
+    fine = (tail > 1e-290) & (pmf > 1e-290)
+    out[fine] = np.log(tail[fine]) - np.log(pmf[fine])
+    huge = (tail > 1e-290) & ~fine                 # a mass far beyond the mean: the ratio is enormous
+    if huge.any():
+        kk, pp = k[huge], p[huge]
+        out[huge] = np.log(tail[huge]) - stats.binom.logpmf(kk, m, pp)
+    deep = ~(tail > 1e-290)
+    if deep.any():
+        a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
+        tiny = 1e-300
+        c = np.ones_like(x)
+        d = 1.0 - (a + b) * x / (a + 1.0)
+        d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
+        h = d.copy()
+        for i in range(1, 500):
+            step = [i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i)),
+                    -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))]
+            for aa in step:
+                d = 1.0 + aa * d
+                d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
+                c = 1.0 + aa / c
+                c = np.where(np.abs(c) < tiny, tiny, c)
+                h *= d * c
+            if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
+                break
+        out[deep] = np.log(p[deep]) + np.log(h)
+    return out
 
 
 def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDArray[np.float64]:
@@ -302,63 +331,56 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``b = 1 / (n epsilon)``); the set-up of Proposition 12.
 
     Given entry i = z, the output density is the binomial mixture
-    ``A_z(y) = sum_k P(Bin(n-1, theta) = k) Lap_b(y - (k + z) / n)``. The leakage is computed
-    from the ratio ``D / A_1 = 1 - A_0 / A_1``, a weighted mean of
-    ``1 - exp(eps (|ny - k - 1| - |ny - k|))`` (``expm1``, no difference of logs), so it keeps
-    its relative accuracy at tiny epsilon. The summand ``log P(Bin = k) - eps |ny - 1 - k|`` is
-    concave in k: its peak has a closed form, and only the terms within
-    ``40 + log n + eps`` of the peak are summed (scipy's accurate binomial log-pmf); each
-    omitted term is below ``e^-40 / n`` of the largest one (and of ``e^-eps`` times it in the
-    ratio), so nothing representable is lost. Cost O(sqrt n) per output.
+    ``A_z(y) = sum_k P(Bin(n-1, theta) = k) Lap_b(y - (k + z) / n)``, proportional to
+    ``sum_k P(k) e^{-eps |c_z - k|}`` with ``c_1 = n y - 1`` and ``c_0 = c_1 + 1``. Split at
+    ``j = floor(c_1)``: the terms ``k <= j`` sum to ``P(j) e^{-eps f}`` times the ratio
+    ``P'(S <= j) / P'(S = j)`` of the binomial exponentially tilted by ``e^{eps k}`` (success
+    odds ``theta / (1 - theta) e^eps``), the terms ``k >= j + 2`` to ``P(j + 2) e^{-eps (2 - f)}``
+    times the upper-tail ratio of the binomial tilted by ``e^{-eps k}``, and ``k = j + 1`` is
+    one term (``f = c_1 - j``). Each part moves by an exact factor (``e^-eps``, ``e^{eps (1 - 2f)}``,
+    ``e^eps``) from entry 1 to entry 0, so ``D / A_1 = 1 - A_0 / A_1`` is a weighted mean of
+    ``-expm1`` of those exponents (no difference of logs): relative accuracy at tiny epsilon. The
+    parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
+    tail ratios from :func:`_log_binomial_mills`, so the cost per output is independent of n and
+    nothing overflows at n = 10^8 or beyond.
     """
     n = v.integer("n", n, low=1, high=10**12)
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     y_arr = v.real("y", y)
-    c_all = n * np.atleast_1d(y_arr).ravel() - 1.0  # entry i = 1 puts the count at k + 1
-    m = n - 1  # the other entries: S' ~ Bin(n - 1, theta)
+    c = n * np.atleast_1d(y_arr).ravel() - 1.0   # entry i = 1 puts the count at k + 1
+    m = n - 1                                    # the other entries: S' ~ Bin(n - 1, theta)
     log_odds = np.log(th) - np.log1p(-th)
-    drop = 40.0 + np.log(n) + eps
-
-    def f(k: NDArray[np.int64], c: NDArray[np.float64]) -> NDArray[np.float64]:
-        return log_binomial_pmf(k, m, th) - eps * np.abs(c - k)
-
-    # maximisers of log pmf + eps k (left of c) and of log pmf - eps k (right of c): the largest
-    # k with P(k) / P(k - 1) = (m - k + 1) theta / (k (1 - theta)) >= e^{-eps}, resp. e^{+eps}
-    k_left = np.clip(np.floor((m + 1) / (1.0 + np.exp(-eps - log_odds))), 0, m)
-    k_right = np.clip(np.floor((m + 1) / (1.0 + np.exp(eps - log_odds))), 0, m)
-    cands = np.stack(np.broadcast_arrays(k_left, k_right, np.clip(np.floor(c_all), 0, m),
-                                         np.clip(np.ceil(c_all), 0, m))).astype(np.int64)
-    vals = f(cands, c_all)
-    cols = np.arange(c_all.size)
-    peak = cands[np.argmax(vals, axis=0), cols]
-    top = vals.max(axis=0)
-    first = _window(lambda k: f(k, c_all), peak, top, 0, m, drop, -1)
-    last = _window(lambda k: f(k, c_all), peak, top, 0, m, drop, +1)
-    width = int((last - first).max()) + 1 if c_all.size else 1
-    out = np.empty(c_all.size)
-    rows = max(1, 2_000_000 // width)
-    for lo in range(0, c_all.size, rows):
-        sl = slice(lo, lo + rows)
-        c = c_all[sl, None]
-        ks = first[sl, None] + np.arange(width)[None, :]
-        valid = ks <= last[sl, None]
-        kk = np.where(valid, ks, first[sl, None])
-        f1 = np.where(valid, f(kk, c), -np.inf)  # log P(S' = k) - eps |ny - (k + 1)|
-        a = np.abs(c - kk)                       # |ny - (k + 1)|: entry i = 1
-        b = np.abs(c + 1.0 - kk)                 # |ny - k|: entry i = 0
-        u = np.exp(f1 - f1.max(axis=1, keepdims=True))
-        u /= u.sum(axis=1, keepdims=True)
-        step = -eps * (b - a)                     # log of (A_0 term) / (A_1 term), in [-eps, eps]
-        q = (u * np.exp(step)).sum(axis=1)        # A_0 / A_1, a mean of positive terms
-        ratio = (u * -np.expm1(step)).sum(axis=1)  # 1 - A_0 / A_1 = D / A_1, accurate when small
+    j = np.floor(c)
+    f = c - j
+    w_left = np.full(c.shape, -np.inf)           # log of each part relative to P(j + 1)
+    w_mid = np.where((j >= -1) & (j <= m - 1), -eps * (1.0 - f), -np.inf)
+    w_right = np.full(c.shape, -np.inf)
+    w_left[j >= m] = 0.0                          # every count at or below c: only the left part
+    w_right[j <= -2] = 0.0                        # every count beyond c + 1: only the right part
+    left = np.flatnonzero((j >= 0) & (j <= m - 1))
+    right = np.flatnonzero((j >= -1) & (j <= m - 2))
+    jl, jr = j[left], j[right]
+    # tilted success probabilities and their complements, each from its own logistic
+    up, up_c = special.expit(log_odds + eps), special.expit(-(log_odds + eps))
+    down, down_c = special.expit(log_odds - eps), special.expit(-(log_odds - eps))
+    mills = _log_binomial_mills(np.r_[jl, m - jr - 2.0], m, np.r_[np.full(jl.size, up), np.full(jr.size, down_c)],
+                                np.r_[np.full(jl.size, up_c), np.full(jr.size, down)])
+    w_left[left] = -eps * f[left] + np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
+    w_right[right] = -eps * (2.0 - f[right]) + np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
+    top = np.maximum(np.maximum(w_left, w_mid), w_right)
+    u_left, u_mid, u_right = np.exp(w_left - top), np.exp(w_mid - top), np.exp(w_right - top)
+    total = u_left + u_mid + u_right                               # A_1, up to a common factor
+    with np.errstate(over="ignore", invalid="ignore"):
+        mid_step = eps * (1.0 - 2.0 * f)
+        q = (u_left * np.exp(-eps) + u_mid * np.exp(mid_step) + u_right * np.exp(eps)) / total   # A_0 / A_1
+        ratio = (-np.expm1(-eps) * u_left - np.expm1(mid_step) * u_mid - np.expm1(eps) * u_right) / total
         # A_1 >= A_0: l = -log(theta + (1 - theta) q), through log1p(-(1 - theta) D / A_1) when q ~ 1;
         # A_0 > A_1:  l = -log(1 - theta + theta / q), through log1p(theta (D / A_1) / q) when q ~ 1
-        with np.errstate(divide="ignore"):
-            right = np.where(ratio < 0.5, -np.log1p(-(1.0 - th) * np.clip(ratio, 0.0, None)), -np.log(th + (1.0 - th) * q))
-            left_small = th * np.minimum(ratio, 0.0) / q  # theta (1/q - 1) = theta (D / A_1) / q <= 0
-            left = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
-        out[sl] = np.where(q <= 1.0, right, left)
+        right_l = np.where(ratio < 0.5, -np.log1p(-(1.0 - th) * np.clip(ratio, 0.0, None)), -np.log(th + (1.0 - th) * q))
+        left_small = th * np.minimum(ratio, 0.0) / q  # theta (1/q - 1) = theta (D / A_1) / q <= 0
+        left_l = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
+    out = np.where(q <= 1.0, right_l, left_l)
     return np.maximum(out, 0.0).reshape(y_arr.shape)
 
 

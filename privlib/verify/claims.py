@@ -38,6 +38,8 @@ different SIMD paths on different CPUs, so the last bits of a result vary).
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import html as _html
 import importlib
 import inspect
@@ -49,6 +51,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -61,6 +64,7 @@ __all__ = [
     "Mutant",
     "MutantOutcome",
     "claim",
+    "reference",
     "close",
     "at_most",
     "holds",
@@ -446,6 +450,66 @@ def _replaced(target: str, make: Callable[[Callable], Callable]) -> Iterator[Non
             setattr(obj, attr, value)
 
 
+# --- references shared by a claim and its mutants ----------------------------------------------
+# A claim's independent route (an exact sum, a high-precision series, a quadrature) does not call
+# the privlib functions its mutants replace, so the ledger computes it once per claim: the first,
+# unmutated run stores each value of a function marked with :func:`reference`, and the claim's
+# mutant runs reuse them. The store is emptied between claims; outside the ledger it is off.
+_REFERENCES: dict[tuple, Any] | None = None
+_MUTATING = False
+
+
+def _key(value: Any) -> Any:
+    """A hashable stand-in for an argument (arrays by dtype, shape and bytes)."""
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _key(v)) for k, v in value.items())))
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, Fraction, np.generic)):
+        return (type(value).__name__, value)
+    raise TypeError(f"{type(value).__name__} is not a value a reference is stored under")  # not stored
+
+
+def reference(func: Callable) -> Callable:
+    """Mark a claim module's function as part of an independent route: it must not call the
+    privlib functions that the claims' mutants replace. While the ledger runs a claim and its
+    mutants, each value is computed once (by the unmutated run) and reused, as a copy, by the
+    mutant runs; elsewhere the function runs as written."""
+
+    @functools.wraps(func)
+    def shared(*args: Any, **kwargs: Any) -> Any:
+        store = _REFERENCES
+        if store is None:
+            return func(*args, **kwargs)
+        try:
+            key = (func.__module__, func.__qualname__, _key(args), _key(kwargs))
+        except TypeError:
+            return func(*args, **kwargs)
+        if key in store:
+            return copy.deepcopy(store[key])
+        value = func(*args, **kwargs)
+        if not _MUTATING:
+            store[key] = copy.deepcopy(value)
+        return value
+
+    shared.is_reference = True  # type: ignore[attr-defined]
+    return shared
+
+
+@contextlib.contextmanager
+def _shared_references() -> Iterator[None]:
+    """Within: values of :func:`reference` functions are stored and reused (one claim at a time)."""
+    global _REFERENCES
+    outer = _REFERENCES
+    _REFERENCES = {}
+    try:
+        yield
+    finally:
+        _REFERENCES = outer
+
+
 @dataclass(frozen=True)
 class Claim:
     """A registered claim: metadata, the check function, and the mutants that must make it fail."""
@@ -499,11 +563,15 @@ class Claim:
     def run_mutant(self, mutant: Mutant, **inputs: Any) -> MutantOutcome:
         """Run the claim with ``mutant`` in place of its target. The mutant is killed when the
         claim fails or raises (a check that crashes on a wrong function has noticed it)."""
+        global _MUTATING
+        outer, _MUTATING = _MUTATING, True  # a mutant run reads stored references, never stores one
         try:
             with _replaced(mutant.target, mutant.make), np.errstate(all="ignore"):
                 result = self(**inputs)
         except Exception as exc:  # noqa: BLE001 - any error of the mutated code kills the mutant
             return MutantOutcome(mutant.target, mutant.description, True, f"raised {type(exc).__name__}")
+        finally:
+            _MUTATING = outer
         return MutantOutcome(mutant.target, mutant.description, not result.passed,
                              "FAILED" if not result.passed else "survived")
 
@@ -615,7 +683,11 @@ class LedgerEntry:
 def ledger_entries(paper: str | None = None, *, mutants: bool = True) -> list[LedgerEntry]:
     """Run every claim (of one paper if given) and, unless ``mutants`` is false, each of its
     mutants."""
-    return [LedgerEntry(c(), tuple(c.mutation_test()) if mutants else ()) for c in registry(paper)]
+    entries = []
+    for c in registry(paper):
+        with _shared_references():  # the unmutated run stores the references its mutants reuse
+            entries.append(LedgerEntry(c(), tuple(c.mutation_test()) if mutants else ()))
+    return entries
 
 
 def _summary_line(entries: list[LedgerEntry]) -> str:

@@ -13,9 +13,10 @@ from scipy import integrate, optimize, special, stats
 
 from privlib.papers import intervals, pufferfish
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 
+@reference
 def _events_d_mult(mu: np.ndarray, nu: np.ndarray) -> float:
     """sup over all events S of |log mu(S) - log nu(S)| by enumerating every subset."""
     best = 0.0
@@ -49,6 +50,7 @@ def _rr_product(n: int, eps: float) -> np.ndarray:
 # Mistakes that several claims must catch (each claim declares them as its own mutants).
 
 
+@reference
 def _d_mult_one_direction(function):
     """``multiplicative_distance`` as the largest ``log(mu/nu)``, without the absolute value."""
     def wrong(mu, nu):
@@ -58,6 +60,7 @@ def _d_mult_one_direction(function):
     return wrong
 
 
+@reference
 def _d_mult_ignores_one_sided(function):
     """``multiplicative_distance`` ignoring atoms that only one measure charges (finite, not inf)."""
     def wrong(mu, nu):
@@ -78,6 +81,7 @@ def _mean_abs_log_ratio(function):
     return wrong
 
 
+@reference
 def _d_r_as_d_mult(function):
     """``density_ratio_metric`` as the largest |log ratio| (d_mult) instead of its spread."""
     def wrong(mu, nu, *, axis=-1, log=False):
@@ -96,6 +100,7 @@ def _distances_replaced(transform):
     return lambda function: (lambda P, distances: function(P, transform(np.array(distances, dtype=float))))
 
 
+@reference
 def _laplace_bounds_diameter_minus_one(function):
     """``laplace_sum_bounds`` with the diameter n - 1 in place of n."""
     return lambda t, n, epsilon, q_support="interval": tuple(
@@ -437,6 +442,7 @@ def _(function):
 # Section 5: frequentist limits
 
 
+@reference
 def _lp_power(null: np.ndarray, alt: np.ndarray, alpha: float, minimize: bool) -> float:
     """Most (or least) powerful randomized test of size exactly alpha, by linear programming."""
     sign = 1.0 if minimize else -1.0
@@ -512,6 +518,7 @@ def _(function):
     return lambda null, alt, alpha, minimize=False: (1.0 - function(null, alt, alpha)) if minimize else function(null, alt, alpha)
 
 
+@reference
 def _laplace_np_by_quadrature(alpha: float, eps: float, shift: float, minimize: bool) -> float:
     """The Neyman-Pearson power of Lap(0, 1/eps) against Lap(shift, 1/eps): the threshold c with
     P0(reject) = alpha by root finding on scipy's Laplace distribution function, then the power
@@ -779,6 +786,7 @@ def _(function):
 # Sections 7-8: Pufferfish privacy on finite instances
 
 
+@reference
 def _brute_conditional(P: np.ndarray, prior: np.ndarray, secret: np.ndarray) -> np.ndarray | None:
     """P(M = t | X in s, theta), one dataset at a time (None if theta(s) = 0)."""
     mass = sum(prior[x] for x in range(len(prior)) if secret[x])
@@ -1002,6 +1010,7 @@ def _(function):
     return lambda P, priors, pairs, *, return_skipped=False: function(P, np.atleast_2d(priors)[:1], pairs)
 
 
+@reference
 def _lp_sup_ratio(null: np.ndarray, alt: np.ndarray) -> float:
     """sup over tests of power / size, a linear-fractional program made linear by Charnes and
     Cooper: maximise alt . y subject to null . y = 1 and 0 <= y <= s."""
@@ -1131,6 +1140,7 @@ def _(function):
 # Appendices C and E: the two metrics
 
 
+@reference
 def _exact_event_ratios(p: list[Fraction], q: list[Fraction]) -> tuple[Fraction, Fraction]:
     """Exact e^{d_mult} (largest P(S)/Q(S) or Q(S)/P(S) over events) and e^{d_R} (largest
     P(S)Q(S')/(P(S')Q(S)) over pairs of events, Proposition E.11) for full-support measures."""
@@ -1298,6 +1308,7 @@ prop_e_9.mutant("intervals.multiplicative_distance", "one direction only: max lo
 prop_e_9.mutant("intervals.multiplicative_distance", "mean |log ratio| in place of the largest")(_mean_abs_log_ratio)
 
 
+@reference
 def _sum_given_first(n: int, rho: float, first: int) -> np.ndarray:
     """Weights over the sum 0..n given X_1 = first, when every other record equals X_1 with
     probability rho independently."""

@@ -11,11 +11,12 @@ import numpy as np
 from scipy import optimize, sparse, special
 
 from privlib.papers import affiliation
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 
 # --- independent routes -----------------------------------------------------------------------
 
+@reference
 def _ratio_lp(num: np.ndarray, den: np.ndarray, eps: np.ndarray) -> float:
     """``log max sum(num g) / sum(den g)`` over acceptance functions g >= 0 on the 2^n databases
     with ``g(x) <= e^{eps_j} g(x xor e_j)``: the Charnes-Cooper LP written out plainly (no
@@ -68,6 +69,7 @@ def _random_ising(rng: np.random.Generator, n: int, sign: float = 1.0) -> np.nda
     return affiliation.ising_prior(n, edges, couplings, rng.normal(0, 0.4, n))
 
 
+@reference
 def _mp_tree(degree: int, beta: float, epsilon: float, spontaneous: bool = False) -> float:
     """The sup over trees of maximum degree D in 40-digit arithmetic: the largest root of
     ``H = h + (D - 1) artanh(tanh(beta) tanh(H))`` by bisection on a bracket

@@ -13,7 +13,7 @@ from scipy import special, stats
 
 from privlib.papers import affiliation, pufferfish
 from privlib.core import notions
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 # ---------------------------------------------------------------------------------------------
 # Brute force: every database, every neighbouring pair, every set of outputs
@@ -24,6 +24,7 @@ def _databases(K: int, n: int) -> list[tuple[int, ...]]:
     return list(itertools.product(range(K), repeat=n))
 
 
+@reference
 def _bf_laws(table: np.ndarray, prior: np.ndarray, K: int, n: int, i: int) -> tuple[np.ndarray, np.ndarray]:
     """``mu_{i,a} = sum_{x: x_i = a} pi(x) P(.|x) / pi(x_i = a)`` database by database."""
     mu = np.zeros((K, table.shape[1]))
@@ -45,6 +46,7 @@ def _ratio(p: float, q: float) -> float:
     return np.inf if q == 0 else float(np.log(p / q))
 
 
+@reference
 def _bf_dp_epsilon(table: np.ndarray, K: int, n: int) -> float:
     return max(_ratio(table[r, y], table[s, y]) for r, s in _neighbours(K, n) for y in range(table.shape[1]))
 
@@ -53,16 +55,19 @@ def _subsets(m: int) -> np.ndarray:
     return np.array(list(itertools.product([0.0, 1.0], repeat=m)))
 
 
+@reference
 def _bf_hockey(p: np.ndarray, q: np.ndarray, eps: np.ndarray) -> np.ndarray:
     """``sup_S p(S) - e^eps q(S)`` over every set S of outputs."""
     s = _subsets(p.size)
     return (s @ p[:, None] - np.exp(eps)[None, :] * (s @ q[:, None])).max(axis=0)
 
 
+@reference
 def _bf_dp_delta(table: np.ndarray, K: int, n: int, eps: np.ndarray) -> np.ndarray:
     return np.max([_bf_hockey(table[r], table[s], eps) for r, s in _neighbours(K, n)], axis=0)
 
 
+@reference
 def _bf_posterior_odds_change(table: np.ndarray, prior: np.ndarray, K: int, n: int, i: int) -> float:
     """``max_y max_{a,b} log [P(x_i=a | y) / P(x_i=b | y)] / [pi(x_i=a) / pi(x_i=b)]`` from the
     joint law of (database, output) by Bayes' rule."""

@@ -17,7 +17,7 @@ from scipy import optimize, stats
 
 from privlib.papers import leakage
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 PAPER = "001"
 
@@ -38,6 +38,7 @@ def _sparse_channel(rng: np.random.Generator, nx: int, ny: int, keep: float = 0.
         return ch / ch.sum(axis=1, keepdims=True)
 
 
+@reference
 def _posterior_table(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     """P(x | y) from the joint table, by hand (no privlib); outputs of probability 0 get the prior."""
     joint = prior[:, None] * channel
@@ -45,6 +46,7 @@ def _posterior_table(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     return np.where(p_y > 0, joint / np.where(p_y > 0, p_y, 1.0), prior[:, None])
 
 
+@reference
 def _pml_by_hand(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
     """log max_x P(y|x) / P_Y(y) over the prior's support, by hand (0 for impossible outputs)."""
     p_y = prior @ channel
@@ -53,6 +55,7 @@ def _pml_by_hand(prior: np.ndarray, channel: np.ndarray) -> np.ndarray:
         return np.where(p_y > 0, np.log(top / np.where(p_y > 0, p_y, 1.0)), 0.0)
 
 
+@reference
 def _partition_kernels(k: int) -> list[np.ndarray]:
     """Every partition of {0..k-1} into at least two blocks, as a 0/1 kernel [x, block]
     (restricted growth strings, built here independently of privlib)."""
@@ -77,6 +80,7 @@ def _approach_tolerance(delta: float, log_ratio: float) -> float:
     return float(10.0 ** np.ceil(np.log10(10.0 * delta * np.exp(log_ratio))))
 
 
+@reference
 def randomized_function_lp(prior: np.ndarray, channel: np.ndarray, y: int, m: int | None = None) -> float:
     """``exp`` of Definition 2.3 for output y: the best ratio of posterior to prior guessing
     probability of any randomized function U of X with m values, by linear programming.
@@ -526,6 +530,7 @@ def _(pml):
 
 # --- Examples 3.1-3.3 -------------------------------------------------------------------------
 
+@reference
 def _exact_cell_masses(n: int, steps: list[int], weights: list[int], lattice: int, cells: int = 10) -> np.ndarray:
     """Cell probabilities of the quantised mean of n draws, from the exact integer coefficients of
     (sum_s w_s z^steps_s)^n (Python integers, no rounding), divided by (sum w)^n at the end."""
@@ -596,6 +601,7 @@ def _(f):
     return wrong
 
 
+@reference
 def _exact_relative_frequencies(n: int, group: float, r_in: float, r_out: float, cells: int) -> float:
     """Min-entropy of the pair of quantised frequencies by enumerating all multinomial counts
     (members with / without the event, others with / without) of n records."""
@@ -654,6 +660,7 @@ def _(f):
     return lambda n, group, a, b, cells=10: f(n, 1.0 - group, a, b, cells)
 
 
+@reference
 def _exact_threshold_leakages(n_max: int, p: float) -> tuple[list[float], list[float]]:
     """-log P(S <= n/2) and -log P(S > n/2) for S ~ Bin(n, p), n = 1..n_max, in exact integer
     arithmetic on the binary value of p (p = a / D): D^n P(S = k) is an integer, built by the
@@ -732,6 +739,7 @@ def _geometric_count_channel(n: int, eps: float) -> np.ndarray:
     return kern / kern.sum(axis=1, keepdims=True)
 
 
+@reference
 def _dp_by_pairs(dbs: np.ndarray, channel: np.ndarray) -> tuple[float, tuple]:
     """The DP parameter from every ordered pair of neighbouring databases, and its witness
     (i, a, b, y) with a the database of larger probability."""
@@ -746,6 +754,7 @@ def _dp_by_pairs(dbs: np.ndarray, channel: np.ndarray) -> tuple[float, tuple]:
     return best, arg
 
 
+@reference
 def _entry_pml_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, i: int, k: int) -> np.ndarray:
     joint = prior[:, None] * channel
     rows = np.array([joint[dbs[:, i] == a].sum(axis=0) for a in range(k)])  # P(X_i = a, y)
@@ -753,6 +762,7 @@ def _entry_pml_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, 
     return np.log(lik.max(axis=0) / rows.sum(axis=0))
 
 
+@reference
 def _conditional_by_hand(prior: np.ndarray, dbs: np.ndarray, channel: np.ndarray, i: int, k: int) -> np.ndarray:
     others = [j for j in range(dbs.shape[1]) if j != i]
     out = []

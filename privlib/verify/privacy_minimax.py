@@ -14,7 +14,7 @@ from scipy import integrate, optimize, special, stats
 
 from privlib.papers import minimax as mm
 from privlib.core import profiles
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 #: family-wise false-alarm probability of every Monte Carlo check of this chapter
 FAMILY_WISE = 1e-6
@@ -30,6 +30,7 @@ def _subsets(m: int) -> np.ndarray:
     return np.array(list(itertools.product((0.0, 1.0), repeat=m)))
 
 
+@reference
 def _worst_event(p: np.ndarray, q: np.ndarray, eps: float) -> float:
     """``max over every event S of p(S) - e^eps q(S)`` by enumeration."""
     s = _subsets(p.size)
@@ -45,6 +46,7 @@ def _samples(K: int, n: int) -> list[tuple[int, ...]]:
     return list(itertools.product(range(K), repeat=n))
 
 
+@reference
 def _neighbours_by_loop(K: int, n: int) -> list[tuple[int, int]]:
     """Ordered pairs of row indices of samples at Hamming distance 1, by a plain double loop."""
     samples = _samples(K, n)
@@ -52,6 +54,7 @@ def _neighbours_by_loop(K: int, n: int) -> list[tuple[int, int]]:
             if sum(u != w for u, w in zip(x, y)) == 1]
 
 
+@reference
 def _levels_by_events(table: np.ndarray, K: int, n: int, eps: np.ndarray) -> np.ndarray:
     """``(delta*(eps) for each eps, TV level, KL level)`` of a channel table by enumeration: every
     event for delta* and TV, a plain sum for KL, over neighbours found by a double loop."""
@@ -67,6 +70,7 @@ def _levels_by_events(table: np.ndarray, K: int, n: int, eps: np.ndarray) -> np.
     return np.concatenate([deltas, [tv, kl]])
 
 
+@reference
 def _marginal_by_loop(table: np.ndarray, laws: np.ndarray) -> np.ndarray:
     """Law of the release when record ``i`` is drawn from ``laws[i]``, by summing over every
     sample with a plain loop."""
@@ -450,6 +454,7 @@ def _(dp_from_chtp):
 # Section 3: lower bounds
 # ---------------------------------------------------------------------------------------------
 
+@reference
 def _posterior_plus(n: int, eta: float) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``j`` of ``+r`` records and their probability under the uniform mixture of
     ``P_+`` and ``P_-`` (each record ``+r`` w.p. ``(1 +- eta)/2``), with the posterior of ``+``."""
@@ -747,6 +752,7 @@ def _(dp_delta):
     return wrong
 
 
+@reference
 def _packing_error_by_enumeration(n: int, V: int, p: float, alpha: float, delta: float) -> float:
     """Average error of the exponential mechanism mixed (probability ``delta``) with the mode, by
     enumerating every sample of labels in ``{0, 1..V}^n`` under the mixture for label 1."""
@@ -794,6 +800,7 @@ def _(expmech_packing_error):
     return lambda n, p, alpha, card_V, delta=0.0: expmech_packing_error(n, p, 2 * np.asarray(alpha), card_V, delta)
 
 
+@reference
 def _dp_bound_brute(n: int, d: int, alpha: float, delta: float, k: float, r: float = 1.0) -> float:
     """Proposition 4's bound by brute force: every integer k' in 0..n and 2001 log-spaced p."""
     a = 2.0 - 2.0 / k

@@ -16,11 +16,12 @@ import numpy as np
 from scipy import integrate, stats
 
 from privlib.papers import statistical
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 
 # --- independent references ------------------------------------------------------------------
 
 
+@reference
 def exact_laws(n: int, m: int, pi: Fraction) -> tuple[list[Fraction], list[Fraction]]:
     """``P_+(j)`` and ``P_-(j)`` by enumerating every pattern of the other n-1 entries and every
     subsample of size m (entry 0 is the critical one), in exact rational arithmetic."""
@@ -41,6 +42,7 @@ def exact_laws(n: int, m: int, pi: Fraction) -> tuple[list[Fraction], list[Fract
     return plus, minus
 
 
+@reference
 def exact_errors(n: int, m: int, pi: Fraction) -> tuple[Fraction, Fraction, Fraction]:
     """Over every database and every subsample of size m, in exact rational arithmetic:
     ``E[(a - y)^2]``, ``E[(a - pi)^2]`` and ``E[(y - pi)^2]`` (a the subsample fraction, y the
@@ -65,6 +67,7 @@ def _exact_delta(p: list[Fraction], q: list[Fraction], eps: float) -> float:
     return float(max(d_plus, d_minus))
 
 
+@reference
 def mp_delta(eps: float, n: int, m: int, pi: float, direction: str = "max", log: bool = False) -> float:
     """The SP delta of subsampling m of n (pure SP at m = n) as a 40-digit sum of Lemma 4's
     exact laws, term by term from below the threshold until the terms no longer matter (the
@@ -110,6 +113,7 @@ def mp_delta(eps: float, n: int, m: int, pi: float, direction: str = "max", log:
         return float(mpmath.log(best)) if log else float(best)
 
 
+@reference
 def _grid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_per_cell: int = 2) -> float:
     """max of both directions of ``int (p_+ - e^eps p_-)_+`` by the trapezoid rule on grids
     aligned to the lattice (``k_per_cell`` and twice as many points per 1/n), Richardson-
@@ -148,6 +152,7 @@ def _trapezoid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_
     return max(total)
 
 
+@reference
 def _quad_delta(eps: float, n: int, pi: float, scale: float, noise: str) -> float:
     """max of both directions of int (p_+ - e^eps p_-)_+ by adaptive quadrature of the mixture
     densities, split at the lattice points (small n)."""
@@ -244,6 +249,7 @@ def lemma_2_3(n: int = 40, m: int = 10) -> Evidence:
     return close(observed, reference, atol=1e-14, rtol=0.0)
 
 
+@reference
 def exact_laws_fast(n: int, m: int, pi: float) -> tuple[list[float], list[float]]:
     """Lemma 4's laws from exact integer binomial coefficients (math.comb), for n too large to
     enumerate databases (the mixture form is what Lemma 4 proves; lemma-4 checks it)."""
@@ -305,6 +311,7 @@ def _(log_factors):
 
 
 @functools.lru_cache(maxsize=16)
+@reference
 def _exact_laws_rational(n: int, m: int, pi: float) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """Lemma 4's laws from exact integer binomial coefficients, in rational arithmetic."""
     lam, p = Fraction(m, n), Fraction(pi)
@@ -317,6 +324,7 @@ def _exact_laws_rational(n: int, m: int, pi: float) -> tuple[tuple[Fraction, ...
     return plus, minus
 
 
+@reference
 def _exact_theorem_sums(eps: float, n: int, m: int, pi: float) -> tuple[float, float]:
     """(delta_+, delta_-) from the definition: positive parts of the exact laws (exact integer
     binomials, rational arithmetic up to the one rounding of e^eps)."""
