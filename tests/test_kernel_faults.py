@@ -78,3 +78,23 @@ def test_theorem3_best_vectorised_equals_elementwise():
     for i in range(2):
         for j in range(3):
             assert got[i, j] == float(mm.theorem3_error_bound(n[i, 0], p[j], 0.05, 1e-7, 1e4))
+
+
+@pytest.mark.parametrize("p_min", [1e-6, 0.1, 0.3, 0.5])
+@pytest.mark.parametrize("target", [1e-15, 1e-12, 1e-9, 1e-6, 0.1])
+def test_randomized_response_epsilon_for_pml_tiny_targets(p_min, target):
+    """The calibrated epsilon keeps full relative accuracy at tiny PML targets (the difference of
+    two logarithms near log(1 - p) lost it: 1e-5 relative error at 1e-12), against the inverse
+    solved in 50-digit arithmetic."""
+    from privlib import leakage
+
+    k = 4
+    prior = np.full(k, (1.0 - p_min) / (k - 1))
+    prior[0] = p_min
+    prior /= prior.sum()
+    got = float(leakage.randomized_response_epsilon_for_pml(target, prior))
+    with mpmath.workdps(50):
+        p = mpmath.mpf(float(prior.min()))
+        leak = lambda eps: mpmath.log(mpmath.exp(eps) / (1 + p * mpmath.expm1(eps)))   # noqa: E731
+        exact = mpmath.findroot(lambda eps: leak(eps) - target, mpmath.mpf(target))
+    assert got == pytest.approx(float(exact), rel=1e-14)
