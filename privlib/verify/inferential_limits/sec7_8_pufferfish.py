@@ -71,10 +71,12 @@ def thm_8_1(seed: int = 6, trials: int = 5) -> Evidence:
                 lipschitz = max(lipschitz, _events_d_mult(laws[i], laws[j]) / d)
                 sandwich_ok &= bool((laws[i] <= np.exp(worst * d) * laws[j] * (1 + 1e-12)).all()
                                     and (np.exp(-worst * d) * laws[j] <= laws[i] * (1 + 1e-12)).all())
-        formula += [loss, pufferfish.kifer_machanavajjhala_loss(P, priors, pairs), lipschitz]
-        brute += [worst] * 3
+        formula += [loss, pufferfish.kifer_machanavajjhala_loss(P, priors, pairs),
+                    pufferfish.lipschitz_constant(P, nodes, dist), lipschitz]
+        brute += [worst] * 4
     return all_of(close(formula, brute, rtol=1e-10, atol=0.0,
-                        detail="I (atoms), II (events) and III (Lipschitz over d_Puff) against II by enumeration"),
+                        detail="I (atoms), II (events), III (privlib's Lipschitz constant over d_Puff, and the "
+                               "same by enumerating events) against II by enumeration"),
                   holds(sandwich_ok, detail="the density sandwich IV holds on every connected pair"),
                   holds(bool(longest >= 2), observed=longest, reference=2,
                         detail="the graphs have paths of length 2, so III is tested beyond single edges"))
@@ -115,6 +117,17 @@ def _(function):
     def wrong(priors, pairs, *, atol=1e-12):
         nodes, dist = function(priors, pairs, atol=atol)
         return nodes, 2.0 * dist
+    return wrong
+
+
+@thm_8_1.mutant("pufferfish.lipschitz_constant", "largest d_mult over connected pairs, not divided by d_Puff")
+def _(function):
+    def wrong(P, nodes, distances):
+        laws = np.asarray(nodes, float) @ np.asarray(P, float)
+        dist = np.asarray(distances, float)
+        connected = np.isfinite(dist) & (dist > 0)
+        return max((float(np.abs(np.log(laws[i]) - np.log(laws[j])).max())
+                    for i, j in zip(*np.nonzero(connected))), default=0.0)
     return wrong
 
 
