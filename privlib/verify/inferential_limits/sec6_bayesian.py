@@ -19,8 +19,8 @@ from privlib.verify.inferential_limits._routes import (
 
 
 @claim("000/thm-6-4", item="Theorem 6.4",
-       statement="Every posterior lies within $e^{-\\varepsilon d}$ and $e^{\\varepsilon d}$ times the prior, whatever the data models and the prior; the upper factor is approached as the prior mass of a point-mass model goes to 0.",
-       method="Bayes' rule on 300 random finite models: random $\\varepsilon$-DP channels on $\\{0,1\\}^2$ (Hamming, $d = 2$; $\\varepsilon$ the largest $d_{mult}$ over edges, by events), random data models over the 4 datasets and random priors over 5 parameter values; and randomized response with point-mass models at distance 2 and prior mass $10^{-12}$")
+       statement="Every posterior lies within $e^{-\\varepsilon d}$ and $e^{\\varepsilon d}$ times the prior, whatever the data models and the prior; both factors are approached as the prior mass of a point-mass model goes to 0.",
+       method="Bayes' rule on 300 random finite models: random $\\varepsilon$-DP channels on $\\{0,1\\}^2$ (Hamming, $d = 2$; $\\varepsilon$ the largest $d_{mult}$ over edges, by events), random data models over the 4 datasets and random priors over 5 parameter values; and randomized response with point-mass models at distance 2 and prior mass $10^{-12}$, where both factors are nearly attained (upper and lower)")
 def thm_6_4(seed: int = 4, epsilon: float = 0.5) -> Evidence:
     rng = np.random.default_rng(seed)
     x = _cube(2)
@@ -41,17 +41,29 @@ def thm_6_4(seed: int = 4, epsilon: float = 0.5) -> Evidence:
         high_all += list(np.repeat(hi, 5))
     rr = _rr_product(2, epsilon)
     pi0 = 1e-12
-    ratio = rr[0, 0] / (pi0 * rr[0, 0] + (1 - pi0) * rr[3, 0])        # pi(0 | t = 00) / pi(0)
-    tight = float(intervals.posterior_bounds(pi0, epsilon, 2.0)[1]) / pi0
+    # a parameter of prior mass pi0 whose model is a point mass at 00 (or at 11), the other one at
+    # distance 2; the output t = 00: the posterior/prior ratio tends to e^{+eps d} (or e^{-eps d})
+    ratio_up = rr[0, 0] / (pi0 * rr[0, 0] + (1 - pi0) * rr[3, 0])     # pi(0 | t = 00) / pi(0)
+    ratio_down = rr[3, 0] / (pi0 * rr[3, 0] + (1 - pi0) * rr[0, 0])
+    lo, hi = (float(b) / pi0 for b in intervals.posterior_bounds(pi0, epsilon, 2.0))
     return all_of(at_most(post_all, high_all, atol=1e-15, detail="posteriors against e^{eps d} times the prior"),
                   at_most(low_all, post_all, atol=1e-15, detail="e^{-eps d} times the prior against posteriors"),
-                  close(tight, ratio, rtol=1e-9, detail="the bound's factor against the posterior/prior ratio at prior mass 1e-12"))
+                  close([hi, lo], [ratio_up, ratio_down], rtol=1e-9,
+                        detail="both factors against the posterior/prior ratios at prior mass 1e-12 (upper, lower)"))
 
 
 thm_6_4.mutant("intervals.posterior_bounds", "radius eps d / 2")(_scaled_diameter(0.5))
 
 
 thm_6_4.mutant("intervals.posterior_bounds", "radius 2 eps d (Lemma F.7 chained twice)")(_scaled_diameter(2.0))
+
+
+@thm_6_4.mutant("intervals.posterior_bounds", "lower factor linearised: 1 - eps d (clipped at 0)")
+def _(function):
+    def wrong(prior_density, epsilon, diameter):
+        lo, hi = function(prior_density, epsilon, diameter)
+        return np.asarray(prior_density) * max(1.0 - epsilon * diameter, 0.0), hi
+    return wrong
 
 
 @claim("000/thm-6-2", item="Theorem 6.2",
