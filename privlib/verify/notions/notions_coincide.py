@@ -37,10 +37,10 @@ def _small_cases():
 
 
 @claim("notions/gk-equals-pufferfish", item="Inferential privacy = Pufferfish (Ghosh & Kleinberg; Bailie & Gong)",
-       statement="Ghosh & Kleinberg's inferential privacy of record $i$ under the prior $\\pi$ (the largest change of the posterior odds of $x_i = a$ against $x_i = b$ from the prior odds) equals the Pufferfish loss with the single scenario $\\pi$ and the secret pairs $(x_i = a, x_i = b)$, for every mechanism and prior, correlated or not.",
-       method="posterior odds by Bayes' rule from the joint law of database and output, database by database; and chapter 000's pufferfish_loss on the table over all databases with the secrets as masks; 34 (mechanism, prior, record) cases, binary and ternary records")
+       statement="Ghosh & Kleinberg's inferential privacy of record $i$ under the prior $\\pi$ (the largest change of the posterior odds of $x_i = a$ against $x_i = b$ from the prior odds) equals the Pufferfish loss with the single scenario $\\pi$ and the secret pairs $(x_i = a, x_i = b)$ and the leakage capacity of the channel $a \\mapsto \\mu_{i,a}$, for every mechanism and prior, correlated or not; the record's maximal leakage is $\\log \\sum_y \\max_a \\mu_{i,a}(y)$.",
+       method="posterior odds by Bayes' rule from the joint law of database and output, database by database; and chapter 000's pufferfish_loss on the table over all databases with the secrets as masks; the record's laws summed database by database for its leakage capacity and maximal leakage; 34 (mechanism, prior, record) cases, binary and ternary records")
 def gk_equals_pufferfish() -> Evidence:
-    ours, bayes, puff = [], [], []
+    ours, bayes, puff, capacity, capacity_ref, leak, leak_ref = [], [], [], [], [], [], []
     for ch, model, i in _small_cases():
         prior = model.prob
         ours.append(notions.inferential_privacy(ch, model, i))
@@ -48,11 +48,30 @@ def gk_equals_pufferfish() -> Evidence:
         rec = ch.samples[:, i]
         pairs = [(rec == a, rec == b) for a in range(ch.K) for b in range(ch.K) if a != b]
         puff.append(pufferfish.pufferfish_loss(ch.table, prior, pairs))
+        # the record's channel a -> y, law by law from the databases: its leakage capacity (largest
+        # log ratio over outputs and pairs of values) and maximal leakage (log sum_y max_a)
+        laws, mass = _bf_laws(ch.table, prior, ch.K, ch.n, i)
+        laws = laws[mass > 0]
+        used = laws.max(axis=0) > 0
+        with np.errstate(divide="ignore"):
+            capacity_ref.append(float(np.log(laws[:, used].max(axis=0) / laws[:, used].min(axis=0)).max()))
+        capacity.append(notions.leakage_capacity(ch, model, i))
+        leak.append(notions.maximal_leakage(ch, model, i))
+        leak_ref.append(float(np.log(laws.max(axis=0).sum())))
     return all_of(close(ours, bayes, rtol=1e-10, detail="against the posterior odds (Ghosh & Kleinberg's definition)"),
-                  close(np.asarray(ours), puff, rtol=1e-10, detail="against chapter 000's Pufferfish loss"))
+                  close(np.asarray(ours), puff, rtol=1e-10, detail="against chapter 000's Pufferfish loss"),
+                  close(capacity, capacity_ref, rtol=1e-10, detail="leakage capacity of the record's channel, from its laws"),
+                  close(leak, leak_ref, rtol=1e-10, atol=1e-14, detail="maximal leakage of the record, log sum_y max_a mu_a(y)"))
 
 
 gk_equals_pufferfish.mutant("notions.inferential_privacy", "posterior odds instead of their change from the prior odds")(_posterior_odds)
+
+
+@gk_equals_pufferfish.mutant("notions._maximal_leakage_of", "log max_y sum_a (max and sum swapped)")
+def _(original):
+    def wrong(laws, marg):
+        return float(special.logsumexp(laws[np.isfinite(marg)], axis=0).max())
+    return wrong
 
 
 @gk_equals_pufferfish.mutant("notions._max_log_ratio", "one ordered pair only (a = 1 against b = 0)")
