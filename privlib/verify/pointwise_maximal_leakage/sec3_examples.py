@@ -6,6 +6,7 @@ import math
 from fractions import Fraction
 from math import comb
 
+import mpmath
 import numpy as np
 from scipy import stats
 
@@ -167,9 +168,10 @@ def _exact_threshold_leakages(n_max: int, p: float) -> tuple[list[float], list[f
                  r"most the Chernoff bound $-\log(1 - (4p(1-p))^{n/2})$.",
        method="exact binomial tails in integer arithmetic on the binary value of p, for n = 1..n_max and "
               "p in {0.05, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 0.95}: privlib's exact leakage of both answers (relative "
-              "error 1e-10) and its Chernoff bound above the typical answer's")
-def ex_3_3(n_max: int = 120) -> Evidence:
+              "error 1e-10) and its Chernoff bound above the typical answer's; the bound itself, for n up to the figure's curve_n_max, against the formula evaluated in 40-digit arithmetic")
+def ex_3_3(n_max: int = 120, curve_n_max: int = 200) -> Evidence:
     exact_typical, bound, ours, exact_both = [], [], [], []
+    curve, curve_ref = [], []
     ns = np.arange(1, n_max + 1)
     for p in (0.05, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 0.95):
         no, yes = _exact_threshold_leakages(n_max, p)
@@ -178,9 +180,16 @@ def ex_3_3(n_max: int = 120) -> Evidence:
         bound.extend(leakage.threshold_query_chernoff_bound(ns, p))
         ours.extend(np.column_stack([leakage.threshold_query_leakage(ns, p, 0),
                                      leakage.threshold_query_leakage(ns, p, 1)]).ravel())
+        # Figure 1's curve, up to the figure's n_max, against the formula in 40-digit arithmetic
+        curve.extend(leakage.threshold_query_chernoff_bound(np.arange(1, curve_n_max + 1), p))
+        with mpmath.workdps(40):
+            q = 4 * mpmath.mpf(p) * (1 - mpmath.mpf(p))
+            curve_ref.extend(float(-mpmath.log1p(-q ** (mpmath.mpf(k) / 2))) for k in range(1, curve_n_max + 1))
     return all_of(
         close(ours, exact_both, atol=0.0, rtol=1e-10, detail="exact leakage of both answers"),
-        at_most(exact_typical, bound, atol=0.0, detail="the typical answer's leakage is below the Chernoff bound"))
+        at_most(exact_typical, bound, atol=0.0, detail="the typical answer's leakage is below the Chernoff bound"),
+        close(curve, curve_ref, atol=0.0, rtol=1e-12, detail="the Chernoff curve of Figure 1, n = 1..curve_n_max, "
+                                                              "against the formula in 40-digit arithmetic"))
 
 
 @ex_3_3.mutant("leakage.threshold_query_chernoff_bound", "exponent n instead of n / 2")
