@@ -121,6 +121,17 @@ def test_fuzz_statistical_delta(case, eps):
 
 
 @FUZZ
+@given(case=count_cases(), eps=st.lists(st.floats(0.0, 60.0), min_size=1, max_size=4))
+def test_fuzz_log_statistical_delta(case, eps):
+    channel, model, i = case
+    log_delta = notions.log_statistical_delta(channel, model, eps, i)
+    assert not np.isnan(log_delta).any() and (log_delta <= 0.0).all()
+    delta = notions.statistical_delta(channel, model, eps, i)
+    shown = delta > 1e-300
+    assert np.exp(log_delta[shown]) == pytest.approx(delta[shown], rel=1e-9)
+
+
+@FUZZ
 @given(n=large_n, eps=epsilons)
 def test_fuzz_geometric_count(n, eps):
     g = notions.geometric_count(n, eps)

@@ -83,6 +83,7 @@ __all__ = [
     "maximal_leakage",
     "leakage_capacity",
     "statistical_delta",
+    "log_statistical_delta",
     "all_notions",
     "NOTIONS",
     "standard_mechanisms",
@@ -919,14 +920,18 @@ def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) ->
     return float(_lse(laws[_present(marg)].max(axis=0)))
 
 
-def _statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+def _log_statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
     values = _present(marg)
     out = np.full(eps.shape, _NEG)
     for a in values:
         for b in values:
             if a != b:
                 out = np.maximum(out, profiles.log_hockey_stick(laws[a], laws[b], eps))
-    return np.clip(np.exp(out), 0.0, 1.0)
+    return np.minimum(out, 0.0)
+
+
+def _statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.clip(np.exp(_log_statistical_delta_of(laws, marg, eps)), 0.0, 1.0)
 
 
 def pufferfish_loss(channel: FiniteChannel | CountChannel, models: DataModel | Sequence[DataModel],
@@ -1013,6 +1018,15 @@ def statistical_delta(channel: FiniteChannel | CountChannel, model: DataModel, e
     laws given two values of record ``i``, summed in log-space; vectorised over epsilon >= 0. It is 0 exactly from ``epsilon = inferential_privacy(channel, model, i)`` on."""
     eps = v.nonnegative("epsilon", epsilon)
     return _statistical_delta_of(*_log_laws(channel, model, i), eps)
+
+
+def log_statistical_delta(channel: FiniteChannel | CountChannel, model: DataModel, epsilon: ArrayLike,
+                          i: int = 0) -> NDArray[np.float64]:
+    """``log delta(eps)`` of :func:`statistical_delta`, finite where delta underflows (e.g.
+    ``e^-22471`` for the truncated geometric count of a million independent records); ``-inf``
+    where delta is 0."""
+    eps = v.nonnegative("epsilon", epsilon)
+    return _log_statistical_delta_of(*_log_laws(channel, model, i), eps)
 
 
 NOTIONS = {

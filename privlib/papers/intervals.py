@@ -417,11 +417,17 @@ def clamped_count_posterior_mean(t: ArrayLike, shape: float = 3.0, rate: float =
     t, lap, low, high = _clamped_setup(t, epsilon, low, high)
     shape, rate, values, nb, weights = _clamped_prior(shape, rate, low, high)
     below = np.arange(0, low + 1)
-    inner = np.arange(0, high)
     moment = (shape + values) * nb.pmf(values)                       # E[(shape + X) 1{clamp(X) = c}]
     moment[0] = shape * nb.cdf(low) + (below * nb.pmf(below)).sum()
-    moment[-1] = shape * nb.sf(high - 1) + max(shape / rate - (inner * nb.pmf(inner)).sum(), 0.0)
-    log_lap = lap.logpdf(t.reshape(-1, 1), values[None, :].astype(float))    # (t, c)
+    # E[X 1{X >= high}] = (shape / rate) P(Y >= high - 1), Y ~ NB(shape + 1, same p), since
+    # x NB(x; r, p) = r (1 - p) / p NB(x - 1; r + 1, p): no cancellation against the mean
+    tail_mean = shape / rate * stats.nbinom.sf(high - 2, shape + 1.0, rate / (1.0 + rate))
+    moment[-1] = shape * nb.sf(high - 1) + tail_mean
+    # Laplace weights relative to the nearest clamped value: outside [low, high] the distance
+    # |t - c| is |t - clamp(t)| (common to every c, so it cancels) plus |clamp(t) - c|, which is
+    # exact; subtracting large distances would lose digits when t is far from the clamp
+    near = np.clip(t.reshape(-1, 1), low, high)
+    log_lap = lap.logpdf(near, values[None, :].astype(float))               # (t, c)
     lap_t = np.exp(log_lap - log_lap.max(axis=1, keepdims=True))            # relative: no underflow
     return ((lap_t @ moment) / (rate + 1.0) / (lap_t @ weights)).reshape(t.shape)
 

@@ -418,9 +418,13 @@ def dp_budget_for_pml(pml_target: ArrayLike, p: ArrayLike) -> NDArray[np.float64
     t = v.positive("pml_target", pml_target)
     p = v.real("p", p, low=0.0, high=0.5, low_open=True)
     inside = t < -np.log(p)
-    # eps_P + log(1 - p) - log(1 - p e^{eps_P}), the last term as log(-expm1(eps_P + log p))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        budget = t + np.log1p(-p) - np.log(-np.expm1(np.where(inside, t + np.log(p), -1.0)))
+    # eps_P + log(1 - p) - log(1 - p e^{eps_P}) = eps_P - log1p(-x) with x = p (e^{eps_P} - 1) / (1 - p):
+    # the log1p form for x <= 1/2 (the difference of two logs near log(1 - p) would lose digits
+    # for a small eps_P), the last term as log(-expm1(eps_P + log p)) near the threshold
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        x = p * np.expm1(t) / (1.0 - p)
+        near = t + np.log1p(-p) - np.log(-np.expm1(np.where(inside, t + np.log(p), -1.0)))
+        budget = np.where(x <= 0.5, t - np.log1p(-np.minimum(x, 0.5)), near)
     return np.where(inside, budget, np.inf) + 0.0
 
 

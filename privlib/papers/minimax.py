@@ -367,15 +367,46 @@ def _theorem3_bracket(kk, n, p, alpha, delta, log_card_v):
 
 
 def _theorem3_best(n, p, alpha, delta, log_card_v):
-    """Theorem 3's bracket at the best ``k`` among the binomial's quantiles (where the tail term
-    changes) and the integers 0..20."""
-    args = np.broadcast_arrays(n, p, alpha, delta, log_card_v)
-    mean, sd = args[0] * args[1], np.sqrt(args[0] * args[1] * (1.0 - args[1]))
-    z = np.concatenate([[-1.0], np.linspace(0.0, 40.0, 161)]).reshape((-1,) + (1,) * mean.ndim)
-    small = np.arange(21.0).reshape((-1,) + (1,) * mean.ndim)
-    ks = np.concatenate([np.ceil(mean + z * sd), np.broadcast_to(small, (21,) + mean.shape)])
-    ks = np.clip(ks, 0.0, args[0])
-    return np.max(_theorem3_bracket(ks, *args), axis=0)
+    """Theorem 3's bracket at the best integer ``k`` in ``0..n``.
+
+    From ``k`` to ``k + 1`` the bracket gains ``P(Bin(n,p) = k+1)`` and loses
+    ``c e^{k alpha}`` with ``c = (e^alpha - 1)/|V| + delta``, so it increases exactly where
+    ``h(k) = log P(Bin = k+1) - k alpha - log c > 0``. ``h`` is concave (the binomial pmf is
+    log-concave), so that set is an interval of integers and the best ``k`` is 0 or one past the
+    interval's last integer: ``h``'s peak is found in closed form and the end of the interval by
+    bisection on integers."""
+    n, p, alpha, delta, log_card_v = np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in (n, p, alpha, delta, log_card_v)))
+    with np.errstate(divide="ignore"):
+        log_c = np.logaddexp(np.log(np.expm1(alpha)) - log_card_v, np.log(delta))
+
+    def rising(k):                      # h(k) > 0: the bracket increases from k to k + 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (k < n) & (stats.binom.logpmf(k + 1, n, p) - k * alpha > log_c)
+
+    # h(k + 1) - h(k) = log((n - k - 1) p / ((k + 2) (1 - p))) - alpha decreases in k; h peaks at
+    # the first k where it is <= 0
+    odds = np.exp(alpha) * (1.0 - p)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        peak = np.ceil((n * p - p - 2.0 * odds) / (p + odds))
+    peak = np.clip(np.nan_to_num(peak, nan=0.0), 0.0, np.maximum(n - 1.0, 0.0))
+    for shift in (-1.0, 1.0):           # the closed form's rounding: look one integer either side
+        other = np.clip(peak + shift, 0.0, np.maximum(n - 1.0, 0.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            better = (stats.binom.logpmf(other + 1, n, p) - other * alpha
+                      > stats.binom.logpmf(peak + 1, n, p) - peak * alpha)
+        peak = np.where(better, other, peak)
+    # the last rising integer at or after the peak: bisection on [peak, n] (rising(lo) or lo = peak)
+    lo, hi = peak.copy(), n.copy()
+    for _ in range(64):
+        mid = np.floor((lo + hi) / 2.0)
+        up = rising(mid) & (mid > lo)
+        lo = np.where(up, mid, lo)
+        hi = np.where(up | (mid <= lo), hi, mid)
+        if ((hi - lo) <= 1.0).all():
+            break
+    best_k = np.where(rising(lo), lo + 1.0, lo)
+    return np.maximum(_theorem3_bracket(np.zeros_like(n), n, p, alpha, delta, log_card_v),
+                      _theorem3_bracket(np.minimum(best_k, n), n, p, alpha, delta, log_card_v))
 
 
 def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: ArrayLike, card_V: ArrayLike,
