@@ -24,7 +24,7 @@ import numpy as np
 from scipy import stats
 
 from privlib import statistical
-from privlib.verify.statistical_privacy import _grid_delta, mp_delta
+from privlib.verify.statistical_privacy._routes import _grid_delta, mp_delta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import interleaved, worst_relative_error  # noqa: E402

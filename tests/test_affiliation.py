@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlib import affiliation
-from privlib.verify import networked_inferential_privacy as nip
+from privlib.verify import claims
+from privlib.verify.networked_inferential_privacy import _routes as nip
 
 
 def test_anchor_values():
@@ -211,7 +212,7 @@ def test_coupling_at_row_sum_matches_enumerated_influences():
 
 @pytest.mark.parametrize("call, fragment", [
     (lambda: affiliation.lattice_centre_privacy(2, 2, 0.5, 0.1, "fixed"), "boundary must be"),
-    (lambda: nip.thm_a_2_lattice(beta=0.3), "beta must exceed"),
+    (lambda: claims.run("003/thm-a-2-lattice", beta=0.3), "beta must exceed"),
 ])
 def test_lattice_bad_input(call, fragment):
     with pytest.raises(ValueError, match=fragment):

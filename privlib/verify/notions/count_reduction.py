@@ -1,0 +1,83 @@
+"""Claims of the cross-paper chapter "One mechanism, five notions": The conditional output laws and
+the count reduction."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special, stats
+
+from privlib.core import notions
+from privlib.verify.claims import Evidence, all_of, claim, close
+from privlib.verify.notions._routes import _bf_laws, _databases, _geometric_rows, _weights_unshifted
+
+
+@claim("notions/count-reduction", item="Conditional output laws (count reduction)",
+       statement="For a mechanism of the count under an exchangeable model, $\\mu_{i,a}(y) = \\sum_j P(K_{-i}=j \\mid x_i=a) P(y \\mid j+a)$ with $P(K_{-i}=j \\mid x_i=a) \\propto \\binom{n-1}{j} w_{j+a}$: the O(n) running sums of the truncated geometric count give the laws of the sum over all $2^n$ databases, and at $n = 2000$ those of the beta-binomial posterior predictive.",
+       method="n = 10: the laws summed database by database (1024 databases) for four models; n = 2000: the sum over counts in log-space with scipy's beta-binomial law of the other records given $x_i$ (the posterior predictive) and the geometric rows from the noise law")
+def count_reduction(n_small: int = 10, n_large: int = 2000, epsilon: float = 0.7) -> Evidence:
+    g = notions.geometric_count(n_small, epsilon)
+    table = np.exp(_geometric_rows(n_small, epsilon))
+    counts = np.array([sum(x) for x in _databases(2, n_small)])
+    ours, ref = [], []
+    for model in (notions.iid_model(n_small, 0.3), notions.beta_binomial_model(n_small, 0.6, 1.7),
+                  notions.mixture_model(n_small, 0.4, 0.5), notions.clones_model(n_small, 0.3)):
+        prior = np.exp(model.log_weights[counts])
+        for i in (0, n_small - 1):
+            ours.append(notions.conditional_laws(g, model, i)[0])
+            ref.append(_bf_laws(table[counts], prior, 2, n_small, i)[0])
+    small = close(ours, ref, rtol=1e-11, atol=1e-300, detail=f"n = {n_small}, against the sum over every database")
+    a, b = 1.5, 2.5
+    rows = _geometric_rows(n_large, epsilon)
+    j = np.arange(n_large)
+    big_ours = np.log(notions.conditional_laws(notions.geometric_count(n_large, epsilon),
+                                               notions.beta_binomial_model(n_large, a, b), 3)[0])
+    big_ref = []
+    for value in (0, 1):
+        log_pred = stats.betabinom.logpmf(j, n_large - 1, a + value, b + 1 - value)
+        big_ref.append(special.logsumexp(log_pred[:, None] + rows[j + value], axis=0))
+    large = close(big_ours, big_ref, rtol=1e-9, atol=1e-9,
+                  detail=f"n = {n_large}, log-laws against the beta-binomial posterior predictive")
+    return all_of(small, large)
+
+
+count_reduction.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
+
+
+@count_reduction.mutant("notions._log_record_joint", "binomial coefficient C(n, j) in place of C(n-1, j)")
+def _(original):
+    def wrong(model, i):
+        joint, marg = original(model, i)
+        if model.exchangeable:
+            n = model.n
+            shift = special.gammaln(n + 1) - special.gammaln(n) - np.log(n - np.arange(n))  # log C(n,j)/C(n-1,j)
+            joint = joint + shift[None, :]
+            marg = special.logsumexp(joint, axis=1)
+        return joint, marg
+    return wrong
+
+
+@count_reduction.mutant("notions.GeometricCount.log_mixture", "the upper running sum includes k = y (counted twice)")
+def _(original):
+    def wrong(self, log_h):
+        t, n = self.epsilon, self.n
+        k = np.arange(n + 1, dtype=float)
+        left = np.logaddexp.accumulate(log_h + t * k) - t * k
+        up = np.logaddexp.accumulate((log_h - t * k)[::-1])[::-1]
+        out = np.log(np.tanh(t / 2)) + np.logaddexp(left, up + t * k)
+        end = -np.log1p(np.exp(-t))
+        out[0], out[n] = up[0] + end, left[n] + end
+        return out
+    return wrong
+
+
+@count_reduction.mutant("notions.GeometricCount.log_mixture", "clamped end outputs get the interior formula")
+def _(original):
+    def wrong(self, log_h):
+        out = original(self, log_h)
+        t, n = self.epsilon, self.n
+        k = np.arange(n + 1, dtype=float)
+        c = np.log(np.tanh(t / 2))
+        out[0] = c + special.logsumexp(log_h - t * k)
+        out[n] = c + special.logsumexp(log_h - t * (n - k))
+        return out
+    return wrong

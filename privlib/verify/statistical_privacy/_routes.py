@@ -1,0 +1,176 @@
+"""Independent routes shared by several sections of chapter 004's claims, and the
+mistakes several claims declare as mutants."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+from scipy import integrate, stats
+
+from privlib.papers import statistical
+
+
+def exact_laws(n: int, m: int, pi: Fraction) -> tuple[list[Fraction], list[Fraction]]:
+    """``P_+(j)`` and ``P_-(j)`` by enumerating every pattern of the other n-1 entries and every
+    subsample of size m (entry 0 is the critical one), in exact rational arithmetic."""
+    plus = [Fraction(0)] * (m + 1)
+    minus = [Fraction(0)] * (m + 1)
+    subsets = list(itertools.combinations(range(n), m))
+    share = Fraction(1, len(subsets))
+    for others in itertools.product([0, 1], repeat=n - 1):
+        weight = math.prod(pi if o else 1 - pi for o in others) * share
+        for critical, law in ((1, plus), (0, minus)):
+            db = (critical, *others)
+            counts = [0] * (m + 1)  # how many subsamples hold j positives (integers)
+            for sub in subsets:
+                counts[sum(db[i] for i in sub)] += 1
+            for j, c in enumerate(counts):
+                if c:
+                    law[j] += weight * c
+    return plus, minus
+
+
+def exact_errors(n: int, m: int, pi: Fraction) -> tuple[Fraction, Fraction, Fraction]:
+    """Over every database and every subsample of size m, in exact rational arithmetic:
+    ``E[(a - y)^2]``, ``E[(a - pi)^2]`` and ``E[(y - pi)^2]`` (a the subsample fraction, y the
+    database fraction)."""
+    subsets = list(itertools.combinations(range(n), m))
+    loss = mse_sample = mse_full = Fraction(0)
+    for db in itertools.product([0, 1], repeat=n):
+        weight = math.prod(pi if x else 1 - pi for x in db)
+        y = Fraction(sum(db), n)
+        fractions = [Fraction(sum(db[i] for i in s), m) for s in subsets]
+        loss += weight * sum((a - y) ** 2 for a in fractions) / len(subsets)
+        mse_sample += weight * sum((a - pi) ** 2 for a in fractions) / len(subsets)
+        mse_full += weight * (y - pi) ** 2
+    return loss, mse_sample, mse_full
+
+
+def _exact_delta(p: list[Fraction], q: list[Fraction], eps: float) -> float:
+    """max of both hockey-stick sums, each term exact up to the one rounding of e^eps."""
+    e = Fraction(math.exp(eps))
+    d_plus = sum(max(a - e * b, Fraction(0)) for a, b in zip(p, q))
+    d_minus = sum(max(b - e * a, Fraction(0)) for a, b in zip(p, q))
+    return float(max(d_plus, d_minus))
+
+
+def mp_delta(eps: float, n: int, m: int, pi: float, direction: str = "max", log: bool = False) -> float:
+    """The SP delta of subsampling m of n (pure SP at m = n) as a 40-digit sum of Lemma 4's
+    exact laws, term by term from below the threshold until the terms no longer matter (the
+    binomial terms by exact ratios from one log-gamma start)."""
+    with mpmath.workdps(40):
+        e = mpmath.exp(mpmath.mpf(eps))
+        lam = mpmath.mpf(m) / n
+        results = []
+        for d in ("plus", "minus"):
+            if direction not in (d, "max"):
+                continue
+            p = mpmath.mpf(pi) if d == "plus" else 1 - mpmath.mpf(pi)  # delta_- mirrors delta_+
+            q = 1 - p
+
+            def b(size: int, k: int) -> mpmath.mpf:
+                if k < 0 or k > size:
+                    return mpmath.mpf(0)
+                return mpmath.exp(mpmath.loggamma(size + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(size - k + 1)
+                                  + k * mpmath.log(p) + (size - k) * mpmath.log(q))
+
+            x = mpmath.exp(-mpmath.mpf(eps))  # start just below the threshold Q_+(j) = e^eps
+            j = max(0, int(mpmath.floor(m * p * (lam + (1 - x) * (1 - lam) * q) / (lam * (q * x + p)))) - 2)
+            bm, bm1, bm1_prev = b(m, j), b(m - 1, j), b(m - 1, j - 1)
+            total, seen = mpmath.mpf(0), False
+            while j <= m:
+                plus = lam * bm1_prev + (1 - lam) * bm
+                minus = lam * bm1 + (1 - lam) * bm
+                term = plus - e * minus
+                if term > 0:
+                    total += term
+                    seen = True
+                elif seen:
+                    raise AssertionError("terms changed sign twice: the ratio is not monotone")
+                if seen and term < total * mpmath.mpf(10) ** -22:
+                    break
+                # next j: b_m(j+1), b_{m-1}(j+1), b_{m-1}(j)
+                bm_next = bm * (m - j) / (j + 1) * p / q if j < m else mpmath.mpf(0)
+                bm1_next = (bm1 * (m - 1 - j) / (j + 1) * p / q if j < m - 1 else mpmath.mpf(0)) if bm1 != 0 else b(m - 1, j + 1)
+                bm, bm1_prev, bm1 = bm_next, bm1, bm1_next
+                j += 1
+            results.append(total)
+        best = max(results)
+        return float(mpmath.log(best)) if log else float(best)
+
+
+def _grid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_per_cell: int = 2) -> float:
+    """max of both directions of ``int (p_+ - e^eps p_-)_+`` by the trapezoid rule on grids
+    aligned to the lattice (``k_per_cell`` and twice as many points per 1/n), Richardson-
+    extrapolated, with the mixture densities built from scipy's binomial pmf and noise pdf."""
+    coarse = _trapezoid_delta(eps, n, pi, scale, noise, k_per_cell)
+    fine = _trapezoid_delta(eps, n, pi, scale, noise, 2 * k_per_cell)
+    return (4 * fine - coarse) / 3
+
+
+def _trapezoid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_per_cell: int) -> float:
+    k = np.arange(n)
+    w = stats.binom.pmf(k, n - 1, pi)
+    keep = w > 1e-30 * w.max()
+    k, w = k[keep], w[keep]
+    dens = stats.norm.pdf if noise == "gaussian" else stats.laplace.pdf
+    reach = 25 * scale
+    t = np.arange(np.floor((k.min() / n - reach) * n * k_per_cell), np.ceil(((k.max() + 1) / n + reach) * n * k_per_cell) + 1)
+    t = t / (n * k_per_cell)
+    total = []
+    plus = np.zeros_like(t)
+    minus = np.zeros_like(t)
+    for lo in range(0, k.size, 256):
+        kk, ww = k[lo:lo + 256], w[lo:lo + 256]
+        plus += (ww[None, :] * dens((t[:, None] - (kk[None, :] + 1) / n) / scale)).sum(axis=1) / scale
+        minus += (ww[None, :] * dens((t[:, None] - kk[None, :] / n) / scale)).sum(axis=1) / scale
+    h = t[1] - t[0]
+    for a, b in ((plus, minus), (minus, plus)):
+        f = a - np.exp(eps) * b
+        area = integrate.trapezoid(np.maximum(f, 0.0), t)
+        # cells where f changes sign: the exact area under the linear interpolant, not the trapezoid
+        left, right = f[:-1], f[1:]
+        cross = (left < 0) != (right < 0)
+        pos = np.where(right[cross] > 0, right[cross], left[cross])
+        area += np.sum(pos * h / 2 * (np.abs(pos) / np.abs(right[cross] - left[cross]) - 1))
+        total.append(area)
+    return max(total)
+
+
+def _quad_delta(eps: float, n: int, pi: float, scale: float, noise: str) -> float:
+    """max of both directions of int (p_+ - e^eps p_-)_+ by adaptive quadrature of the mixture
+    densities, split at the lattice points (small n)."""
+    k = np.arange(n)
+    w = stats.binom.pmf(k, n - 1, pi)
+    dens = stats.norm.pdf if noise == "gaussian" else stats.laplace.pdf
+
+    def mix(t: float, shift: int) -> float:
+        return float((w * dens((t - (k + shift) / n) / scale)).sum() / scale)
+
+    edges = np.concatenate([[-1.0 - 40 * scale], np.arange(n + 2) / n, [2.0 + 40 * scale]])
+    total = []
+    for a, b in ((1, 0), (0, 1)):
+        total.append(sum(integrate.quad(lambda t: max(mix(t, a) - np.exp(eps) * mix(t, b), 0.0), lo, hi,
+                                        epsabs=1e-12, limit=100)[0] for lo, hi in zip(edges[:-1], edges[1:])))
+    return max(total)
+
+
+def _normal_pair_delta(eps: float, mean_plus: float, mean_minus: float, sigma: float) -> float:
+    """max of both directions of the hockey stick of N(mean_plus, sigma^2) against
+    N(mean_minus, sigma^2) by adaptive quadrature, split where the density ratio is e^{+-eps}."""
+    shift = mean_plus - mean_minus
+    out = []
+    for a, b, sign in ((mean_plus, mean_minus, 1), (mean_minus, mean_plus, -1)):
+        kink = (mean_plus + mean_minus) / 2 + sign * eps * sigma**2 / shift
+        f = lambda t, a=a, b=b: max(stats.norm.pdf(t, a, sigma) - np.exp(eps) * stats.norm.pdf(t, b, sigma), 0.0)
+        out.append(integrate.quad(f, -np.inf, kink, epsabs=1e-14)[0] + integrate.quad(f, kink, np.inf, epsabs=1e-14)[0])
+    return max(out)
+
+
+def _only_plus(eps, n, pi, scale, noise="gaussian"):
+    """``delta_+`` alone of the noisy fraction (a mutant forgetting the other direction)."""
+    return statistical._noise_deltas_plus(np.ravel(np.asarray(eps, dtype=float)), n, pi, scale, noise).reshape(np.shape(eps))
