@@ -11,6 +11,7 @@ checks two things:
   with its number of missing branches and a reason (a list entry may not hide more misses than
   it states).
 
+The full report (every missing branch, line to line) is kept in _build/coverage-claims.json.
 ``--write-uncovered`` rewrites the list from the run, keeping the reasons already written, and
 marks new entries "reason to be written" (which the check refuses). Exit status 1 on a failed
 check, and when a claim fails.
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import coverage
@@ -44,10 +44,10 @@ def measure() -> dict:
     failed = [r.id for r in results if not r.passed]
     if failed:
         raise SystemExit(f"coverage-claims: claims failed: {', '.join(failed)}")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "coverage.json"
-        cov.json_report(outfile=str(out))
-        return json.loads(out.read_text())
+    out = ROOT / "_build" / "coverage-claims.json"   # kept: the missing branches, line by line
+    out.parent.mkdir(exist_ok=True)
+    cov.json_report(outfile=str(out))
+    return json.loads(out.read_text())
 
 
 def missing_by_function(report: dict) -> dict[tuple[str, str], int]:

@@ -2,6 +2,7 @@
 claims as the suite (settings in pyproject.toml, [tool.mutmut]).
 
     python tests/mutation.py full      # every generated mutant (long): results in mutants/
+    python tests/mutation.py tests     # the unit tests against the mutants the claims leave alive
     python tests/mutation.py report    # book/_data/mutation.json from mutants/ and the triage file
     python tests/mutation.py sample [--size 150] [--seed 23] [--min 0.9]
 
@@ -48,6 +49,13 @@ def read_triage() -> dict[str, str]:
     return out
 
 
+#: the unit tests of the math modules (the separate suite of ``tests``)
+UNIT_TESTS = ["tests/test_mechanisms.py", "tests/test_profiles.py", "tests/test_notions.py",
+              "tests/test_intervals.py", "tests/test_pufferfish.py", "tests/test_leakage.py",
+              "tests/test_minimax.py", "tests/test_affiliation.py", "tests/test_statistical.py"]
+UNIT_RESULTS = ROOT / "mutants" / "unit-tests.json"
+
+
 def read_results(workdir: Path) -> dict[str, int | None]:
     """Exit code of every generated mutant (``None``: not run yet), by mutant name."""
     codes: dict[str, int | None] = {}
@@ -92,11 +100,14 @@ def mutmut_run(workdir: Path, names: list[str] | None = None) -> None:
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def tally(codes: dict[str, int | None], triage: dict[str, str]) -> dict[str, Counter]:
+def tally(codes: dict[str, int | None], triage: dict[str, str],
+          unit: dict[str, int | None] | None = None) -> dict[str, Counter]:
     by_module: dict[str, Counter] = {}
     for name, code in codes.items():
         c = by_module.setdefault(module_of(name), Counter())
         c["generated"] += 1
+        if unit is not None and code not in KILLED and code is not None and unit.get(name) in KILLED:
+            c["killed_by_tests"] += 1
         if code in KILLED:
             c["killed_by_claims"] += 1
         elif code is None:
@@ -117,8 +128,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         print("mutation: no results in mutants/ (run `make mutation` first)")
         return 1
     triage = read_triage()
-    counts = tally(codes, triage)
+    unit = json.loads(UNIT_RESULTS.read_text()) if UNIT_RESULTS.exists() else None
+    counts = tally(codes, triage, unit)
     fields = ["generated", "killed_by_claims", "equivalent", "surviving", "no_claim_runs_it", "not_run"]
+    if unit is not None:
+        fields.insert(2, "killed_by_tests")
     modules = [{"module": m, **{f: counts[m][f] for f in fields}} for m in sorted(counts)]
     total = {"module": "total", **{f: sum(r[f] for r in modules) for f in fields}}
     equivalent = [{"mutant": n, "module": module_of(n), "reason": r} for n, r in sorted(triage.items()) if n in codes]
@@ -137,8 +151,30 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tests(args: argparse.Namespace) -> int:
+    """The unit tests (a separate suite) against every mutant the claims did not kill."""
+    codes = read_results(ROOT)
+    alive = sorted(n for n, c in codes.items() if c is not None and c not in KILLED)
+    if not alive:
+        print("mutation: no surviving mutant to run the unit tests on")
+        return 0
+    workdir = ROOT / "_build" / "mutation-tests"
+    scratch_copy(workdir)
+    config = (workdir / "pyproject.toml").read_text()
+    config = config.replace('pytest_add_cli_args_test_selection = ["tests/test_claims.py::test_claim_passes"]',
+                            f"pytest_add_cli_args_test_selection = {json.dumps(UNIT_TESTS)}")
+    (workdir / "pyproject.toml").write_text(config)
+    generate(workdir)
+    mutmut_run(workdir, alive)
+    unit = read_results(workdir)
+    UNIT_RESULTS.write_text(json.dumps({n: unit.get(n) for n in alive}, indent=0) + "\n")
+    print(f"mutation: {sum(unit.get(n) in KILLED for n in alive)} of {len(alive)} claim survivors killed by the unit tests")
+    return 0
+
+
 def cmd_full(args: argparse.Namespace) -> int:
     mutmut_run(ROOT)
+    cmd_tests(args)
     return cmd_report(args)
 
 
@@ -168,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("full").set_defaults(func=cmd_full)
+    sub.add_parser("tests").set_defaults(func=cmd_tests)
     sub.add_parser("report").set_defaults(func=cmd_report)
     s = sub.add_parser("sample")
     s.add_argument("--size", type=int, default=150)
