@@ -54,6 +54,7 @@ UNIT_TESTS = ["tests/test_mechanisms.py", "tests/test_profiles.py", "tests/test_
               "tests/test_intervals.py", "tests/test_pufferfish.py", "tests/test_leakage.py",
               "tests/test_minimax.py", "tests/test_affiliation.py", "tests/test_statistical.py"]
 UNIT_RESULTS = ROOT / "mutants" / "unit-tests.json"
+SAMPLE_RESULTS = ROOT / "_build" / "mutation-sample.json"
 
 
 def read_results(workdir: Path) -> dict[str, int | None]:
@@ -140,6 +141,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = {
         "tool": "mutmut", "suite": "claims (tests/test_claims.py::test_claim_passes)",
         "modules": modules, "total": total, "equivalent": equivalent, "surviving": surviving,
+        "sample": json.loads(SAMPLE_RESULTS.read_text()) if SAMPLE_RESULTS.exists() else None,
     }
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(json.dumps(report, indent=1) + "\n")
@@ -197,6 +199,11 @@ def cmd_sample(args: argparse.Namespace) -> int:
           f"needed) in {time.perf_counter() - start:.0f} s")
     for n in rest:
         print(f"  not killed: {n} (exit code {codes.get(n)})")
+    SAMPLE_RESULTS.write_text(json.dumps({
+        "seed": args.seed, "size": len(sample), "generated": len(names),
+        "killed_by_claims": len(killed), "equivalent": len(equivalent), "not_killed": len(rest),
+        "by_module": {m: dict(c) for m, c in sorted(tally({n: codes.get(n) for n in sample}, triage).items())},
+        "not_killed_mutants": {n: codes.get(n) for n in rest}}, indent=1) + "\n")
     return 0 if share >= args.min else 1
 
 
