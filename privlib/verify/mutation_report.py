@@ -49,3 +49,18 @@ def equivalent_table(path: Path = REPORT) -> Any:
     report = load(path)
     rows = [[e["module"], f"`{e['mutant'].rsplit('.', 1)[-1]}`", e["reason"]] for e in report["equivalent"]]
     return prose.table(["module", "mutant", "why no input tells it apart"], rows or [["-", "-", "none triaged"]])
+
+
+def sample_text(path: Path = REPORT) -> Any:
+    """One sentence on the seeded sample CI runs, from the report."""
+    from privlib.book.prose import Markdown
+
+    s = load(path).get("sample")
+    if not s:
+        return Markdown("The sample CI runs has not been recorded in the report yet.")
+    share = 100.0 * (s["killed_by_claims"] + s["equivalent"]) / s["size"]
+    return Markdown(
+        f"The sample CI runs (seed {s['seed']}): {s['size']} of the {s['generated']} generated mutants, "
+        f"of which {s['killed_by_claims']} are killed by the claims and {s['equivalent']} are equivalent "
+        f"({share:.0f}%); {s['not_killed']} survive, {sum(m.get('no_claim_runs_it', 0) for m in s['by_module'].values())} "
+        f"of them in functions no claim runs.")
