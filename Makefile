@@ -16,7 +16,8 @@ STAMP  := $(VENV)/.installed
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab lab-setup bench sweep check-book chromium publish clean
+.PHONY: install book test test-fast lab lab-setup bench sweep check-book chromium publish clean \
+        coverage-claims mutation mutation-sample
 
 install: $(STAMP)
 
@@ -42,6 +43,25 @@ test: $(STAMP)
 # Unit, property and claim tests only (no notebooks, no book build).
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
+
+# Branch coverage of the math modules (privlib/core, privlib/papers) by the claims alone: a table
+# per module; fails below COVERAGE_CLAIMS_MIN percent of branches, or when a function with a branch
+# no claim takes is missing from tests/coverage_claims_uncovered.txt (with its reason).
+COVERAGE_CLAIMS_MIN ?= 95
+coverage-claims: $(STAMP)
+	$(BIN)/python tests/coverage_claims.py --min $(COVERAGE_CLAIMS_MIN)
+
+# Mutants nobody chose (mutmut; settings in pyproject.toml): `mutation` runs every generated mutant
+# of the math modules against the claims (long; niced; results in mutants/, kept between runs) and
+# writes book/_data/mutation.json for the ledger; `mutation-sample` runs a fixed sample of 150
+# (seeded) in a scratch copy and fails when fewer than MUTATION_MIN of them are killed by the claims
+# or triaged as equivalent (tests/mutation_equivalent.txt).
+mutation: $(STAMP)
+	nice $(BIN)/python tests/mutation.py full
+
+MUTATION_MIN ?= 0.9
+mutation-sample: $(STAMP)
+	$(BIN)/python tests/mutation.py sample --size 150 --seed 23 --min $(MUTATION_MIN)
 
 # JupyterLab serves the repository root (so the book's links, /lab/tree/notebooks/<chapter>.ipynb,
 # resolve) and opens notebooks/. The port is fixed because the book links to it: a busy port stops

@@ -1,0 +1,226 @@
+"""Mutants nobody chose: mutmut over the math modules (privlib/core, privlib/papers), with the
+claims as the suite (settings in pyproject.toml, [tool.mutmut]).
+
+    python tests/mutation.py full      # every generated mutant (long): results in mutants/
+    python tests/mutation.py tests     # the unit tests against the mutants the claims leave alive
+    python tests/mutation.py report    # book/_data/mutation.json from mutants/ and the triage file
+    python tests/mutation.py sample [--size 150] [--seed 23] [--min 0.9]
+
+``sample`` generates every mutant in a scratch copy of the repository (_build/mutation-sample),
+draws a fixed, seeded sample of their names (sorted, then ``random.Random(seed).sample``), runs
+the claims against those only, and fails when fewer than ``--min`` of them are killed by the
+claims or triaged as equivalent in tests/mutation_equivalent.txt (``name  reason`` per line).
+Mutants of a function no claim executes count as not killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TRIAGE = ROOT / "tests" / "mutation_equivalent.txt"
+REPORT = ROOT / "book" / "_data" / "mutation.json"
+MUTMUT = Path(sys.executable).parent / "mutmut"
+MODULE_DIRS = ("core", "papers")
+
+#: mutmut's exit codes of one mutant's test run, as this report reads them
+KILLED = {1, 3, 36, 24, -24, 152, 255}     # a claim failed, errored, or ran out of time
+SURVIVED = {0}
+NO_TESTS = {5, 33}                          # no claim executes the mutated function
+
+
+def read_triage() -> dict[str, str]:
+    """Mutants triaged as equivalent (no input changes any output), each with its reason."""
+    out = {}
+    if TRIAGE.exists():
+        for line in TRIAGE.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, reason = line.split(None, 1)
+                out[name] = reason.strip()
+    return out
+
+
+#: the unit tests of the math modules (the separate suite of ``tests``)
+UNIT_TESTS = ["tests/test_mechanisms.py", "tests/test_profiles.py", "tests/test_notions.py",
+              "tests/test_intervals.py", "tests/test_pufferfish.py", "tests/test_leakage.py",
+              "tests/test_minimax.py", "tests/test_affiliation.py", "tests/test_statistical.py"]
+UNIT_RESULTS = ROOT / "mutants" / "unit-tests.json"
+SAMPLE_RESULTS = ROOT / "_build" / "mutation-sample.json"
+
+
+def read_results(workdir: Path) -> dict[str, int | None]:
+    """Exit code of every generated mutant (``None``: not run yet), by mutant name."""
+    codes: dict[str, int | None] = {}
+    for sub in MODULE_DIRS:
+        for meta in sorted((workdir / "mutants" / "privlib" / sub).glob("*.py.meta")):
+            if meta.name == "__init__.py.meta":
+                continue
+            codes.update(json.loads(meta.read_text())["exit_code_by_key"])
+    return codes
+
+
+def module_of(name: str) -> str:
+    """``privlib.core.profiles.x_hockey_stick__mutmut_3`` -> ``core/profiles``."""
+    parts = name.split(".")
+    return f"{parts[1]}/{parts[2]}"
+
+
+def scratch_copy(workdir: Path) -> None:
+    """The files mutmut needs, copied fresh into ``workdir`` (results there are discarded)."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "privlib", workdir / "privlib", ignore=ignore)
+    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=ignore)
+    shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")
+
+
+def generate(workdir: Path) -> list[str]:
+    """Generate every mutant in ``workdir`` (mutmut's own generator) and return their names."""
+    code = ("import sys, warnings; warnings.simplefilter('ignore');"
+            "from mutmut.__main__ import copy_src_dir, create_mutants;"
+            "from mutmut.mutation.trampoline import set_mutant_under_test;"
+            "set_mutant_under_test('mutant_generation'); copy_src_dir(); create_mutants(2)")
+    subprocess.run([sys.executable, "-c", code], cwd=workdir, check=True, stdout=subprocess.DEVNULL)
+    return sorted(read_results(workdir))
+
+
+def mutmut_run(workdir: Path, names: list[str] | None = None) -> None:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    subprocess.run([str(MUTMUT), "run", "--max-children", "2", *(names or [])], cwd=workdir, env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def tally(codes: dict[str, int | None], triage: dict[str, str],
+          unit: dict[str, int | None] | None = None) -> dict[str, Counter]:
+    by_module: dict[str, Counter] = {}
+    for name, code in codes.items():
+        c = by_module.setdefault(module_of(name), Counter())
+        c["generated"] += 1
+        if unit is not None and code not in KILLED and code is not None and unit.get(name) in KILLED:
+            c["killed_by_tests"] += 1
+        if code in KILLED:
+            c["killed_by_claims"] += 1
+        elif code is None:
+            c["not_run"] += 1
+        elif name in triage:
+            c["equivalent"] += 1
+        elif code in NO_TESTS:
+            c["no_claim_runs_it"] += 1
+            c["surviving"] += 1
+        else:
+            c["surviving"] += 1
+    return by_module
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    codes = read_results(ROOT)
+    if not codes:
+        print("mutation: no results in mutants/ (run `make mutation` first)")
+        return 1
+    triage = read_triage()
+    unit = json.loads(UNIT_RESULTS.read_text()) if UNIT_RESULTS.exists() else None
+    counts = tally(codes, triage, unit)
+    fields = ["generated", "killed_by_claims", "equivalent", "surviving", "no_claim_runs_it", "not_run"]
+    if unit is not None:
+        fields.insert(2, "killed_by_tests")
+    modules = [{"module": m, **{f: counts[m][f] for f in fields}} for m in sorted(counts)]
+    total = {"module": "total", **{f: sum(r[f] for r in modules) for f in fields}}
+    equivalent = [{"mutant": n, "module": module_of(n), "reason": r} for n, r in sorted(triage.items()) if n in codes]
+    surviving = sorted(n for n, c in codes.items() if c is not None and c not in KILLED and n not in triage)
+    report = {
+        "tool": "mutmut", "suite": "claims (tests/test_claims.py::test_claim_passes)",
+        "modules": modules, "total": total, "equivalent": equivalent, "surviving": surviving,
+        "sample": json.loads(SAMPLE_RESULTS.read_text()) if SAMPLE_RESULTS.exists() else None,
+    }
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(json.dumps(report, indent=1) + "\n")
+    width = max(len(r["module"]) for r in modules)
+    print(f"{'module':{width}}  " + "  ".join(f"{f:>16}" for f in fields))
+    for r in [*modules, total]:
+        print(f"{r['module']:{width}}  " + "  ".join(f"{r[f]:16d}" for f in fields))
+    print(f"written {REPORT.relative_to(ROOT)}")
+    return 0
+
+
+def cmd_tests(args: argparse.Namespace) -> int:
+    """The unit tests (a separate suite) against every mutant the claims did not kill."""
+    codes = read_results(ROOT)
+    alive = sorted(n for n, c in codes.items() if c is not None and c not in KILLED)
+    if not alive:
+        print("mutation: no surviving mutant to run the unit tests on")
+        return 0
+    workdir = ROOT / "_build" / "mutation-tests"
+    scratch_copy(workdir)
+    config = (workdir / "pyproject.toml").read_text()
+    config = config.replace('pytest_add_cli_args_test_selection = ["tests/test_claims.py::test_claim_passes"]',
+                            f"pytest_add_cli_args_test_selection = {json.dumps(UNIT_TESTS)}")
+    (workdir / "pyproject.toml").write_text(config)
+    generate(workdir)
+    mutmut_run(workdir, alive)
+    unit = read_results(workdir)
+    UNIT_RESULTS.write_text(json.dumps({n: unit.get(n) for n in alive}, indent=0) + "\n")
+    print(f"mutation: {sum(unit.get(n) in KILLED for n in alive)} of {len(alive)} claim survivors killed by the unit tests")
+    return 0
+
+
+def cmd_full(args: argparse.Namespace) -> int:
+    mutmut_run(ROOT)
+    cmd_tests(args)
+    return cmd_report(args)
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    workdir = ROOT / "_build" / "mutation-sample"
+    start = time.perf_counter()
+    scratch_copy(workdir)
+    names = generate(workdir)
+    sample = sorted(random.Random(args.seed).sample(names, min(args.size, len(names))))
+    print(f"mutation-sample: {len(names)} mutants generated, {len(sample)} drawn with seed {args.seed}")
+    mutmut_run(workdir, sample)
+    codes = read_results(workdir)
+    triage = read_triage()
+    killed = [n for n in sample if codes.get(n) in KILLED]
+    equivalent = [n for n in sample if n not in killed and n in triage]
+    rest = [n for n in sample if n not in killed and n not in equivalent]
+    share = (len(killed) + len(equivalent)) / len(sample)
+    print(f"mutation-sample: {len(killed)} killed by the claims, {len(equivalent)} triaged equivalent, "
+          f"{len(rest)} not killed ({100 * share:.1f}% killed or equivalent; at least {100 * args.min:g}% "
+          f"needed) in {time.perf_counter() - start:.0f} s")
+    for n in rest:
+        print(f"  not killed: {n} (exit code {codes.get(n)})")
+    SAMPLE_RESULTS.write_text(json.dumps({
+        "seed": args.seed, "size": len(sample), "generated": len(names),
+        "killed_by_claims": len(killed), "equivalent": len(equivalent), "not_killed": len(rest),
+        "by_module": {m: dict(c) for m, c in sorted(tally({n: codes.get(n) for n in sample}, triage).items())},
+        "not_killed_mutants": {n: codes.get(n) for n in rest}}, indent=1) + "\n")
+    return 0 if share >= args.min else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("full").set_defaults(func=cmd_full)
+    sub.add_parser("tests").set_defaults(func=cmd_tests)
+    sub.add_parser("report").set_defaults(func=cmd_report)
+    s = sub.add_parser("sample")
+    s.add_argument("--size", type=int, default=150)
+    s.add_argument("--seed", type=int, default=23)
+    s.add_argument("--min", type=float, default=0.9)
+    s.set_defaults(func=cmd_sample)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

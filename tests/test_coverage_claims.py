@@ -1,0 +1,87 @@
+"""The tooling of issue 23's first items, checked cheaply: the committed list of branches no claim
+takes (every entry names a real function and gives a reason), the mutation report's tally, and
+the ledger's rendering of a report. The measurements themselves run in CI as
+`make coverage-claims` and `make mutation-sample`."""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import coverage_claims  # noqa: E402
+import mutation  # noqa: E402
+
+from privlib.verify import mutation_report  # noqa: E402
+
+
+def _functions(path: Path) -> set[str]:
+    """Qualified names of the functions of a module, as coverage.py names them."""
+    names: set[str] = set()
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    names.add(name)
+                walk(child, name + ".")
+            else:
+                walk(child, prefix)
+
+    walk(ast.parse(path.read_text()), "")
+    return names
+
+
+def test_every_uncovered_entry_names_a_function_and_a_reason():
+    entries = coverage_claims.read_uncovered()
+    assert entries, "the list of uncovered branches is empty or missing"
+    for (path, name), (count, reason) in entries.items():
+        assert (ROOT / path).exists(), path
+        assert name in _functions(ROOT / path) or name == "(module)", f"{path}: no function {name}"
+        assert count >= 1
+        assert reason and reason != coverage_claims.NO_REASON, f"{path} {name}: no reason"
+
+
+def test_equivalent_mutants_have_reasons():
+    for name, reason in mutation.read_triage().items():
+        assert name.startswith("privlib.") and "__mutmut_" in name, name
+        assert len(reason) > 10, f"{name}: the reason must say why no input tells it apart"
+
+
+def test_tally_counts_each_mutant_once():
+    codes = {"privlib.core.profiles.x_f__mutmut_1": 1, "privlib.core.profiles.x_f__mutmut_2": 0,
+             "privlib.core.profiles.x_f__mutmut_3": 33, "privlib.papers.minimax.x_g__mutmut_1": None,
+             "privlib.papers.minimax.x_g__mutmut_2": 0}
+    counts = mutation.tally(codes, {"privlib.papers.minimax.x_g__mutmut_2": "same output"})
+    assert counts["core/profiles"] == {"generated": 3, "killed_by_claims": 1, "surviving": 2, "no_claim_runs_it": 1}
+    assert counts["papers/minimax"] == {"generated": 2, "not_run": 1, "equivalent": 1}
+
+
+def test_ledger_tables_render_with_and_without_a_report(tmp_path):
+    missing = tmp_path / "none.json"
+    assert "no report" in mutation_report.table(missing).text
+    report = {"modules": [{"module": "core/profiles", "generated": 3, "killed_by_claims": 1, "equivalent": 0,
+                           "surviving": 2, "no_claim_runs_it": 1, "not_run": 0}],
+              "total": {"module": "total", "generated": 3, "killed_by_claims": 1, "equivalent": 0,
+                        "surviving": 2, "no_claim_runs_it": 1, "not_run": 0},
+              "equivalent": [], "surviving": [],
+              "sample": {"seed": 23, "size": 3, "generated": 3, "killed_by_claims": 1, "equivalent": 0,
+                         "not_killed": 2, "by_module": {"core/profiles": {"no_claim_runs_it": 1}}}}
+    path = tmp_path / "mutation.json"
+    path.write_text(json.dumps(report))
+    assert "| core/profiles | 3 | 1 |" in mutation_report.table(path).text
+    assert "none triaged" in mutation_report.equivalent_table(path).text
+    assert "3 of the 3 generated mutants" in mutation_report.sample_text(path).text
+
+
+@pytest.mark.parametrize("name, module", [("privlib.core.profiles.x_hockey_stick__mutmut_3", "core/profiles"),
+                                          ("privlib.papers.leakage.xǁCǁm__mutmut_1", "papers/leakage")])
+def test_module_of_a_mutant(name, module):
+    assert mutation.module_of(name) == module
