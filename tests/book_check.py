@@ -139,6 +139,9 @@ _PAGE_PROBE = r"""
     if (m) failed.push(m[0].trim());
   });
   const labLinks = [...document.querySelectorAll('a[href*="/lab/tree/"]')].map(a => a.href);
+  // the published book's launch buttons (Binder, Colab) instead of the local JupyterLab link
+  const launchLinks = [...document.querySelectorAll('a[href*="mybinder.org/v2/gh/"], a[href*="colab.research.google.com/github/"]')]
+       .map(a => a.href);
   // code that scrolls sideways instead of wrapping (only what is shown: collapsed cells have no width)
   const scrolling = [...document.querySelectorAll('pre')]
        .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
@@ -146,7 +149,7 @@ _PAGE_PROBE = r"""
   const figures = [...document.querySelectorAll('.cell_output img, div.output img')]
        .filter(img => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)  // shown
        .map(img => ({src: img.currentSrc || img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
-  return JSON.stringify({text: clone.textContent, rawText, images, headings, links, ledger, failed, labLinks, figures, scrolling,
+  return JSON.stringify({text: clone.textContent, rawText, images, headings, links, ledger, failed, labLinks, figures, scrolling, launchLinks,
                          mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
 })()
 """
@@ -442,8 +445,14 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
             problem = check_lab_link(page, href, lab_root)
             if problem:
                 report.problems.append(problem)
-        if page.startswith("notebooks/") and (lab_root / page).with_suffix(".ipynb").is_file() and not probe["labLinks"]:
-            report.problems.append("chapter page without a JupyterLab link")
+        notebook = Path(page).with_suffix(".ipynb").as_posix()
+        for href in probe.get("launchLinks", []):
+            if not urllib.parse.unquote(href).split("?")[0].endswith(notebook) and \
+                    not urllib.parse.unquote(href).endswith(notebook):
+                report.problems.append(f"launch button opens another notebook than {notebook}: {href}")
+        if page.startswith("notebooks/") and (lab_root / page).with_suffix(".ipynb").is_file() \
+                and not probe["labLinks"] and not probe.get("launchLinks"):
+            report.problems.append("chapter page without a JupyterLab link or launch button")
 
     for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
         report.problems.append(f"wider than the text column at 1280 px: {problem}")

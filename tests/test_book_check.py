@@ -89,6 +89,14 @@ def reports(tmp_path_factory, axe):
     (site / "notebooks" / "other.html").write_text(_page(
         f"<h1>Other</h1><a href='{LAB}/notebooks/chapter.ipynb'>JupyterLab</a>"))
     (site / "notebooks" / "unlinked.html").write_text(_page("<h1>Unlinked</h1><p>No button.</p>"))
+    # the published book: launch buttons instead of the local JupyterLab link
+    binder = "https://mybinder.org/v2/gh/owner/privbook/main?urlpath=lab/tree/notebooks/"
+    (root / "notebooks" / "launched.ipynb").write_text("{}")
+    (site / "notebooks" / "launched.html").write_text(_page(
+        f"<h1>Launched</h1><a href='{binder}launched.ipynb'>Binder</a>"
+        "<a href='https://colab.research.google.com/github/owner/privbook/blob/main/notebooks/launched.ipynb'>Colab</a>"))
+    (site / "notebooks" / "mislaunched.html").write_text(_page(
+        f"<h1>Mislaunched</h1><a href='{binder}chapter.ipynb'>Binder</a>"))
     # planted faults of the API page, the layout and accessibility
     (site / "api.html").write_text(_page(
         "<h1>API</h1><pre>.. py:function:: risk_bound(n, epsilon)\n   :module: privlib.papers.minimax</pre>"
@@ -151,7 +159,13 @@ def test_problems_from_disk_are_reported(reports):
 def test_jupyterlab_link_must_open_the_chapter(reports):
     assert any("JupyterLab link opens notebooks/chapter.ipynb, not this chapter" in p
                for p in reports["notebooks/other.html"])
-    assert reports["notebooks/unlinked.html"] == ["chapter page without a JupyterLab link"]
+    assert reports["notebooks/unlinked.html"] == ["chapter page without a JupyterLab link or launch button"]
+
+
+def test_launch_buttons_stand_for_the_jupyterlab_link(reports):
+    assert reports["notebooks/launched.html"] == []
+    assert any("launch button opens another notebook than notebooks/mislaunched.ipynb" in p
+               for p in reports["notebooks/mislaunched.html"]), reports["notebooks/mislaunched.html"]
 
 
 def _ledger_rows():
