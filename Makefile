@@ -14,11 +14,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 AXE_VERSION := 4.10.3
 AXE    := $(VENV)/axe/node_modules/axe-core/axe.min.js
+CFFCONVERT := $(VENV)/cffconvert/bin/cffconvert
 # The venv's own kernel spec first, whatever the user's Jupyter folders hold.
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab lab-setup bench sweep check-book axe pdf chromium publish clean
+.PHONY: install book test test-fast lab lab-setup bench sweep check-book axe cffconvert pdf chromium publish clean
 
 install: $(STAMP)
 
@@ -87,6 +88,14 @@ $(AXE):
 	@command -v npm >/dev/null || { echo "make: npm is missing; install Debian's package: apt-get install npm"; exit 1; }
 	npm install --prefix $(VENV)/axe --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
 	@test -f $@
+
+# cffconvert (validates CITATION.cff, tests/test_citation.py) in its own environment: it needs
+# jsonschema<4, which the book's environment cannot have. Pinned in tests/cffconvert-constraints.txt.
+cffconvert: $(CFFCONVERT)
+$(CFFCONVERT): tests/cffconvert-constraints.txt
+	$(PYTHON) -m venv $(VENV)/cffconvert
+	$(VENV)/cffconvert/bin/python -m pip install --quiet --disable-pip-version-check -c $< cffconvert
+	@touch $@
 
 # The whole book as one PDF: the single-page HTML build, printed by headless Chromium.
 pdf: $(STAMP)
