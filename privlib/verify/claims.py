@@ -313,7 +313,7 @@ _MATH = re.compile(r"(?<![\\$])\$([^$]+)\$")
 #: and the ledger
 API_PAGE = "../book/api.html"
 LEDGER_PAGE = "../book/ledger.html"
-# a privlib name as the chapters write it: `minimax.risk_bound`, `profiles.laplace_delta(...)`
+# a privlib name as the chapters write it: `statistical.theorem_deltas`, `profiles.laplace_delta(...)`
 _NAME = re.compile(r"([a-z_]+)\.([A-Za-z_][A-Za-z0-9_]*)(?:\(.*\))?")
 
 
@@ -323,8 +323,8 @@ def _html_text(text: str) -> str:
 
 
 def api_target(name: str) -> str | None:
-    """The id of ``name``'s entry on the API page (``"minimax.risk_bound"`` ->
-    ``"privlib.papers.minimax.risk_bound"``) when it names a public function or class of a
+    """The id of ``name``'s entry on the API page (``"statistical.theorem_deltas"`` ->
+    ``"privlib.papers.statistical.theorem_deltas"``) when it names a public function or class of a
     privlib module (short name), else None."""
     import privlib
 
@@ -368,7 +368,7 @@ def _markdown():
 
 def markdown_html(text: str, *, api: str = API_PAGE, checks: tuple[str, ...] = ()) -> str:
     """One field of a record (Markdown with ``$...$`` math) as inline HTML: code in ``<code>``,
-    privlib names in code (``minimax.risk_bound``, or a bare name of one of ``checks``) linked to
+    privlib names in code (``statistical.theorem_deltas``, or a bare name of one of ``checks``) linked to
     their entry on the API page, math left for MathJax."""
     return _markdown().renderInline(text, {"api": api, "checks": tuple(checks)})
 
