@@ -49,6 +49,7 @@ import websocket
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 PAGE_TIMEOUT = 30.0
+SCRIPT_TIMEOUT = 600.0
 
 # Visible text, with code, scripts and typeset math removed, must not contain TeX delimiters.
 _RAW_MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
@@ -378,8 +379,12 @@ def check_lab_link(page: str, href: str, lab_root: Path) -> str | None:
 
 def _evaluate(browser: Browser, expression: str, awaitPromise: bool = False):
     """The value of a JavaScript expression on the current page."""
-    result = browser.call("Runtime.evaluate", {"expression": expression, "awaitPromise": awaitPromise,
-                                               "returnByValue": True}, timeout=120)
+    browser.ws.settimeout(SCRIPT_TIMEOUT)  # axe on a long page of a busy machine takes minutes
+    try:
+        result = browser.call("Runtime.evaluate", {"expression": expression, "awaitPromise": awaitPromise,
+                                                   "returnByValue": True}, timeout=SCRIPT_TIMEOUT)
+    finally:
+        browser.ws.settimeout(PAGE_TIMEOUT)
     if "exceptionDetails" in result:
         raise RuntimeError(f"page script failed: {result['exceptionDetails'].get('text')} "
                            f"{result['exceptionDetails'].get('exception', {}).get('description', '')[:200]}")

@@ -60,7 +60,13 @@ def _restore_constant_docstring(app, what, name, obj, options, lines):
         lines[:] = _CONSTANT_DOCS.pop(name)
 
 
+def _ignore_as_tuples(app, config):
+    # _config.yml gives lists; Sphinx looks (type, target) tuples up in nitpick_ignore
+    config.nitpick_ignore = [tuple(entry) for entry in config.nitpick_ignore]
+
+
 def setup(app):
+    app.connect("config-inited", _ignore_as_tuples)
     app.connect("doctree-resolved", _link_names)
     # napoleon (priority 500) would turn a constant's docstring into fields: undo it
     app.connect("autodoc-process-docstring", _keep_constant_docstring, priority=400)
