@@ -406,7 +406,8 @@ def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: s
     height = int(min(max(probe["height"], 900), 16000))
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
                                                         "mobile": width < 1280})
-    shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+    shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                   "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
     screenshot.parent.mkdir(parents=True, exist_ok=True)
     screenshot.with_name(f"{screenshot.stem}-{label}.png").write_bytes(base64.b64decode(shot["data"]))
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1,
