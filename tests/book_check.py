@@ -83,7 +83,9 @@ _WIDTH_PROBE = r"""
   for (const e of article.querySelectorAll('table, figure, img, pre, mjx-container[display="true"], .cell_output > *')) {
     const r = e.getBoundingClientRect();
     if (r.width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
-    const width = Math.max(r.width, e.scrollWidth);
+    // a display equation may scroll inside the column (MathJax cannot break it): its box must fit
+    const scrolls = e.matches('mjx-container') && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+    const width = scrolls ? r.width : Math.max(r.width, e.scrollWidth);
     if (width > right - left + 2 || r.left < left - 2 || r.left + width > right + 2) {
       wide.push(`${name(e)} is ${Math.round(width)} px wide in a ${Math.round(right - left)} px column`);
     }
@@ -215,7 +217,8 @@ class Browser:
         port = port_file.read_text().split()[0]
         targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
         page = next(t for t in targets if t.get("type") == "page")
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=PAGE_TIMEOUT,
+        # a long page on a busy machine takes minutes to screenshot or to check: the socket waits
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=SCRIPT_TIMEOUT,
                                               suppress_origin=True, enable_multithread=True)
         self._next_id = 0
         self.events: list[dict] = []
@@ -379,12 +382,8 @@ def check_lab_link(page: str, href: str, lab_root: Path) -> str | None:
 
 def _evaluate(browser: Browser, expression: str, awaitPromise: bool = False):
     """The value of a JavaScript expression on the current page."""
-    browser.ws.settimeout(SCRIPT_TIMEOUT)  # axe on a long page of a busy machine takes minutes
-    try:
-        result = browser.call("Runtime.evaluate", {"expression": expression, "awaitPromise": awaitPromise,
-                                                   "returnByValue": True}, timeout=SCRIPT_TIMEOUT)
-    finally:
-        browser.ws.settimeout(PAGE_TIMEOUT)
+    result = browser.call("Runtime.evaluate", {"expression": expression, "awaitPromise": awaitPromise,
+                                               "returnByValue": True}, timeout=SCRIPT_TIMEOUT)
     if "exceptionDetails" in result:
         raise RuntimeError(f"page script failed: {result['exceptionDetails'].get('text')} "
                            f"{result['exceptionDetails'].get('exception', {}).get('description', '')[:200]}")
@@ -407,7 +406,8 @@ def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: s
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
                                                         "mobile": width < 1280})
     shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                   "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
+                                                   "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
+                        timeout=SCRIPT_TIMEOUT)
     screenshot.parent.mkdir(parents=True, exist_ok=True)
     screenshot.with_name(f"{screenshot.stem}-{label}.png").write_bytes(base64.b64decode(shot["data"]))
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1,
