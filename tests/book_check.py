@@ -95,6 +95,15 @@ _WIDTH_PROBE = r"""
       wide.push(`${name(c)}: content ${c.scrollWidth} px wide overflows its ${c.clientWidth} px cell`);
     }
   }
+  // typeset math cut off by its container (MathJax cannot break a formula)
+  for (const m of article.querySelectorAll('mjx-container')) {
+    const box = m.closest('td, th, p, li, dd') || m.parentElement;
+    const r = m.getBoundingClientRect(), b = box.getBoundingClientRect();
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(m).overflowX);
+    if (r.width > 0 && !scrolls && r.right > b.right + 2 && !m.closest('.ledger-hidden, details:not([open])')) {
+      wide.push(`${name(m)} sticks out of its ${box.tagName.toLowerCase()} by ${Math.round(r.right - b.right)} px (clipped or overlapping)`);
+    }
+  }
   return JSON.stringify([...new Set(wide)].slice(0, 12));
 })()
 """

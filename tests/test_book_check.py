@@ -105,7 +105,9 @@ def reports(tmp_path_factory, axe):
         "<h1>Wide</h1><div style='max-width:600px'><table style='width:2000px'><tr><th>status</th></tr>"
         "<tr><td>off-screen</td></tr></table>"
         "<table style='table-layout:fixed;width:200px'><tr><td style='width:100px;overflow:hidden'>"
-        "<span style='display:inline-block;width:300px'>clipped formula</span></td></tr></table></div>", head=MODES))
+        "<span style='display:inline-block;width:300px'>clipped formula</span></td></tr></table>"
+        "<p style='width:100px;overflow:hidden'><mjx-container style='display:inline-block;width:300px'>"
+        "cut formula</mjx-container></p></div>", head=MODES))
     (site / "dark.html").write_text(_page(
         "<h1>Dark</h1><p class='dim'>Readable in light mode only.</p>", head=MODES))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
@@ -208,6 +210,7 @@ def test_content_wider_than_the_column_is_reported(reports, width):
     problems = [p for p in reports["wide.html"] if f"at {width} px" in p]
     assert any("table" in p and "2000 px wide" in p for p in problems), problems
     assert any("overflows its" in p and "clipped formula" in p for p in problems), problems
+    assert any("sticks out of its p" in p and "cut formula" in p for p in problems), problems
 
 
 def test_accessibility_is_checked_in_both_colour_modes(reports):
