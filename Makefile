@@ -12,11 +12,14 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+AXE_VERSION := 4.10.3
+AXE    := $(VENV)/axe/node_modules/axe-core/axe.min.js
+CFFCONVERT := $(VENV)/cffconvert/bin/cffconvert
 # The venv's own kernel spec first, whatever the user's Jupyter folders hold.
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab lab-setup bench sweep check-book chromium publish clean \
+.PHONY: install book test test-fast lab lab-setup bench sweep check-book axe cffconvert pdf chromium publish clean \
         coverage-claims mutation mutation-sample
 
 install: $(STAMP)
@@ -90,12 +93,38 @@ bench: $(STAMP)
 	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 # Headless Chromium over every page of _build/html, served and from file:// (offline, links,
-# images, math, tables, FAILED claims, the ledger, JupyterLab links, accessibility); screenshots of
-# the chapters go to _build/screenshots/.
-check-book: $(STAMP)
+# images, math, tables, FAILED claims, the ledger, JupyterLab links, raw reST, anything wider than
+# the text column at 1280 and 390 px, accessibility by axe-core in the light and dark modes);
+# screenshots of every page (light, dark, 390 px) go to _build/screenshots/.
+check-book: $(STAMP) $(AXE)
 	@test -x /usr/bin/chromium || test -x /usr/bin/google-chrome || $(MAKE) --no-print-directory chromium
 	@test -f _build/html/index.html || $(BIN)/privbook build
-	$(BIN)/python tests/book_check.py --site _build/html --screenshots _build/screenshots
+	$(BIN)/python tests/book_check.py --site _build/html --screenshots _build/screenshots --axe $(AXE)
+
+# axe-core, the accessibility engine book_check runs in Chromium: the pinned version (AXE_VERSION,
+# above) from the npm registry, into .venv/axe (never a CDN copy).
+axe: $(AXE)
+$(AXE):
+	@command -v npm >/dev/null || { echo "make: npm is missing; install Debian's package: apt-get install npm"; exit 1; }
+	npm install --prefix $(VENV)/axe --no-save --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+	@test -f $@
+
+# cffconvert (validates CITATION.cff, tests/test_citation.py) in its own environment: it needs
+# jsonschema<4, which the book's environment cannot have. Pinned in tests/cffconvert-constraints.txt.
+cffconvert: $(CFFCONVERT)
+$(CFFCONVERT): tests/cffconvert-constraints.txt
+	$(PYTHON) -m venv $(VENV)/cffconvert
+	$(VENV)/cffconvert/bin/python -m pip install --quiet --disable-pip-version-check -c $< cffconvert
+	@touch $@
+
+# The whole book as one PDF: the single-page HTML build, printed by headless Chromium.
+pdf: $(STAMP)
+	@test -x /usr/bin/chromium || test -x /usr/bin/google-chrome || $(MAKE) --no-print-directory chromium
+	$(BIN)/jupyter-book build . --builder singlehtml
+	$$(command -v chromium || command -v google-chrome) --headless=new --no-sandbox --disable-gpu \
+	  --no-pdf-header-footer --virtual-time-budget=20000 \
+	  --print-to-pdf=_build/privbook.pdf file://$(CURDIR)/_build/singlehtml/index.html
+	@echo "The book as one PDF: _build/privbook.pdf"
 
 # Publish the book on GitHub Pages by hand (.github/workflows/pages.yml does it on every push to
 # main): build it, then commit _build/html to the gh-pages branch and push it. --no-jekyll keeps

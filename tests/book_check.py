@@ -7,14 +7,18 @@ nothing leaves the machine); an image that did not load; math left untypeset; a 
 left as raw pipe text; code that scrolls sideways; a claim whose status is FAILED; a figure shrunk below the size its text was
 made for; an internal link whose file or ``#fragment`` does not exist; a JupyterLab link whose
 notebook the lab server (``make lab``, rooted at the repository) cannot open, or a chapter page
-without one; an image without alt text or caption; or headings that skip a level. Every page is
-then opened again from disk (file://, as a reader who double-clicks index.html does) and must load
+without one; an image without alt text or caption; or headings that skip a level; raw reST directive or role text (``.. py:function::``,
+``:func:``, ``:module:``: an API page whose autodoc output was not parsed as reST); a table, figure,
+image, display equation or code block wider than the text column, or a table cell whose content
+overflows it (at 1280 px and at 390 px, a phone); and any accessibility violation axe-core finds
+(WCAG 2.1 A and AA rules, colour contrast included) in the light and in the dark colour mode.
+Every page is then opened again from disk (file://, as a reader who double-clicks index.html does) and must load
 without console errors or failed requests; search is run both ways. The ledger page must list
 every claim registered in privlib with a passing status and its mutants killed.
-A full-page screenshot of every chapter page is saved for review.
+Full-page screenshots of every page (light and dark at 1280 px, and at 390 px) are saved for review.
 
 Usage: ``python tests/book_check.py [--site _build/html] [--screenshots _build/screenshots]
-[--lab-root .]``
+[--lab-root .] [--axe PATH]`` (``make axe`` installs the pinned axe-core from the npm registry).
 (``make check-book``). Exit code 0 when every page passes, 1 otherwise.
 """
 
@@ -45,6 +49,7 @@ import websocket
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 PAGE_TIMEOUT = 30.0
+SCRIPT_TIMEOUT = 600.0
 
 # Visible text, with code, scripts and typeset math removed, must not contain TeX delimiters.
 _RAW_MATH = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
@@ -56,12 +61,72 @@ MIN_FIGURE_SCALE = 0.8
 # ... on the pages whose figures privlib.plotting draws (the chapters)
 FIGURE_PAGES = ("",)
 LAB_TREE = "/lab/tree/"
+# reST that reached the page as text: an autodoc directive or a role not parsed as reST
+_RAW_DIRECTIVE = re.compile(r"\.\. (?:py|auto)[a-z]*:[a-z]*::|:(?:func|module|class|meth|mod|members|attr):(?=[`\s])")
+# the widths a reader sees: a desktop window and a phone
+WIDTHS = (1280, 390)
+# axe-core (make axe installs the version the Makefile pins from the npm registry)
+AXE_DEFAULT = Path(__file__).resolve().parent.parent / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+# What is wider than the text column (the article), or overflows its table cell: shown elements only.
+_WIDTH_PROBE = r"""
+(() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('article') || document.body;
+  const box = article.getBoundingClientRect();
+  const style = getComputedStyle(article);
+  const left = box.left + parseFloat(style.paddingLeft), right = box.right - parseFloat(style.paddingRight);
+  const name = e => (e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ?
+                     '.' + e.className.trim().split(/\s+/).slice(0, 2).join('.') : '') + ' ' +
+                     (e.textContent || e.getAttribute('src') || '').trim().replace(/\s+/g, ' ').slice(0, 50));
+  const wide = [];
+  for (const e of article.querySelectorAll('table, figure, img, pre, mjx-container[display="true"], .cell_output > *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
+    // a display equation may scroll inside the column (MathJax cannot break it): its box must fit
+    const scrolls = e.matches('mjx-container') && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+    const width = scrolls ? r.width : Math.max(r.width, e.scrollWidth);
+    if (width > right - left + 2 || r.left < left - 2 || r.left + width > right + 2) {
+      wide.push(`${name(e)} is ${Math.round(width)} px wide in a ${Math.round(right - left)} px column`);
+    }
+  }
+  for (const c of article.querySelectorAll('td, th')) {
+    if (c.clientWidth > 0 && c.scrollWidth > c.clientWidth + 2 && !c.closest('.ledger-hidden, details:not([open])')) {
+      wide.push(`${name(c)}: content ${c.scrollWidth} px wide overflows its ${c.clientWidth} px cell`);
+    }
+  }
+  // typeset math cut off by its container (MathJax cannot break a formula)
+  for (const m of article.querySelectorAll('mjx-container')) {
+    const box = m.closest('td, th, p, li, dd') || m.parentElement;
+    const r = m.getBoundingClientRect(), b = box.getBoundingClientRect();
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(m).overflowX);
+    if (r.width > 0 && !scrolls && r.right > b.right + 2 && !m.closest('.ledger-hidden, details:not([open])')) {
+      wide.push(`${name(m)} sticks out of its ${box.tagName.toLowerCase()} by ${Math.round(r.right - b.right)} px (clipped or overlapping)`);
+    }
+  }
+  return JSON.stringify([...new Set(wide)].slice(0, 12));
+})()
+"""
+
+_AXE_RUN = r"""
+(async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: %s}, resultTypes: ['violations']});
+  return JSON.stringify(result.violations.map(v => ({id: v.id, help: v.help, count: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map(n => n.target.join(' ') + (n.any[0] && n.any[0].data && n.any[0].data.contrastRatio ?
+        ` (contrast ${n.any[0].data.contrastRatio}, ${n.any[0].data.fgColor} on ${n.any[0].data.bgColor})` : ''))})));
+})()
+"""
+
+# The theme's colour mode, switched in place (pydata-sphinx-theme styles html[data-theme]).
+_SET_MODE = "document.documentElement.dataset.theme = '%s'; document.documentElement.dataset.mode = '%s'; " \
+            "new Promise(r => setTimeout(r, 150))"
 
 _PAGE_PROBE = r"""
 (async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
   await new Promise(r => setTimeout(r, 50));
   const article = document.querySelector('article') || document.querySelector('main') || document.body;
+  const rawText = article.textContent;
   const clone = article.cloneNode(true);
   clone.querySelectorAll('pre, code, script, style, mjx-container, .MathJax, textarea, .headerlink')
        .forEach(e => e.remove());
@@ -79,13 +144,16 @@ _PAGE_PROBE = r"""
        .map(tr => ({cells: [...tr.cells].map(c => c.textContent.trim()), status: tr.dataset.status || '',
                     href: (tr.querySelector('a[href]') || {href: ''}).href}));
   // claims that failed: a failed record, a FAILED status cell, or FAILED printed in an output
-  const failed = [...document.querySelectorAll('table.claim.claim-fail, td.claim-failed')]
+  const failed = [...document.querySelectorAll('.claim.claim-fail, td.claim-failed')]
        .map(e => e.textContent.trim().slice(0, 120));
   document.querySelectorAll('.cell_output, div.output').forEach(out => {
     const m = out.textContent.match(/.{0,60}\bFAILED\b.{0,40}/);
     if (m) failed.push(m[0].trim());
   });
   const labLinks = [...document.querySelectorAll('a[href*="/lab/tree/"]')].map(a => a.href);
+  // the published book's launch buttons (Binder, Colab) instead of the local JupyterLab link
+  const launchLinks = [...document.querySelectorAll('a[href*="mybinder.org/v2/gh/"], a[href*="colab.research.google.com/github/"]')]
+       .map(a => a.href);
   // code that scrolls sideways instead of wrapping (only what is shown: collapsed cells have no width)
   const scrolling = [...document.querySelectorAll('pre')]
        .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1)
@@ -93,7 +161,7 @@ _PAGE_PROBE = r"""
   const figures = [...document.querySelectorAll('.cell_output img, div.output img')]
        .filter(img => img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0)  // shown
        .map(img => ({src: img.currentSrc || img.src, shown: img.getBoundingClientRect().width, natural: img.naturalWidth}));
-  return JSON.stringify({text: clone.textContent, images, headings, links, ledger, failed, labLinks, figures, scrolling,
+  return JSON.stringify({text: clone.textContent, rawText, images, headings, links, ledger, failed, labLinks, figures, scrolling, launchLinks,
                          mathjax: !!window.MathJax, height: document.documentElement.scrollHeight});
 })()
 """
@@ -158,7 +226,8 @@ class Browser:
         port = port_file.read_text().split()[0]
         targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
         page = next(t for t in targets if t.get("type") == "page")
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=PAGE_TIMEOUT,
+        # a long page on a busy machine takes minutes to screenshot or to check: the socket waits
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=SCRIPT_TIMEOUT,
                                               suppress_origin=True, enable_multithread=True)
         self._next_id = 0
         self.events: list[dict] = []
@@ -302,6 +371,9 @@ def _content_problems(probe: dict, report: PageReport) -> None:
         report.problems.append(f"raw Markdown table: ...{probe['text'][start:table.end() + 20].strip()!r}...")
     for text in probe["failed"]:
         report.problems.append(f"FAILED claim shown: {' '.join(text.split())[:120]!r}")
+    for raw in list(_RAW_DIRECTIVE.finditer(probe.get("rawText", "")))[:3]:
+        start = max(raw.start() - 30, 0)
+        report.problems.append(f"raw directive text: ...{' '.join(probe['rawText'][start:raw.end() + 40].split())!r}...")
 
 
 def check_lab_link(page: str, href: str, lab_root: Path) -> str | None:
@@ -317,8 +389,42 @@ def check_lab_link(page: str, href: str, lab_root: Path) -> str | None:
     return None
 
 
+def _evaluate(browser: Browser, expression: str, awaitPromise: bool = False):
+    """The value of a JavaScript expression on the current page."""
+    result = browser.call("Runtime.evaluate", {"expression": expression, "awaitPromise": awaitPromise,
+                                               "returnByValue": True}, timeout=SCRIPT_TIMEOUT)
+    if "exceptionDetails" in result:
+        raise RuntimeError(f"page script failed: {result['exceptionDetails'].get('text')} "
+                           f"{result['exceptionDetails'].get('exception', {}).get('description', '')[:200]}")
+    return result["result"].get("value")
+
+
+def _axe(browser: Browser, axe_source: str, mode: str, report: PageReport) -> None:
+    """Run axe-core on the page as it is shown (in colour ``mode``); each violation is a problem."""
+    _evaluate(browser, axe_source)
+    for v in json.loads(_evaluate(browser, _AXE_RUN % json.dumps(AXE_TAGS), awaitPromise=True)):
+        report.problems.append(f"accessibility ({mode} mode): {v['id']}: {v['help']} ({v['count']} element(s): "
+                               f"{'; '.join(v['targets'])})")
+
+
+def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: str, width: int = 1280) -> None:
+    """A full-page screenshot (at most 16000 px tall) to ``<screenshot stem>-<label>.png``."""
+    if screenshot is None:
+        return
+    height = int(min(max(probe["height"], 900), 16000))
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                        "mobile": width < 1280})
+    shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                   "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
+                        timeout=SCRIPT_TIMEOUT)
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    screenshot.with_name(f"{screenshot.stem}-{label}.png").write_bytes(base64.b64decode(shot["data"]))
+    browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1,
+                                                        "mobile": width < 1280})
+
+
 def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None,
-               lab_root: Path | None = None) -> tuple[PageReport, dict]:
+               lab_root: Path | None = None, axe_source: str | None = None) -> tuple[PageReport, dict]:
     """Load one page (served from ``base``) and report every problem found on it."""
     report = PageReport(page)
     probe = _load(browser, f"{base}/{page}")
@@ -354,15 +460,31 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
             problem = check_lab_link(page, href, lab_root)
             if problem:
                 report.problems.append(problem)
-        if page.startswith("notebooks/") and (lab_root / page).with_suffix(".ipynb").is_file() and not probe["labLinks"]:
-            report.problems.append("chapter page without a JupyterLab link")
+        notebook = Path(page).with_suffix(".ipynb").as_posix()
+        for href in probe.get("launchLinks", []):
+            if not urllib.parse.unquote(href).split("?")[0].endswith(notebook) and \
+                    not urllib.parse.unquote(href).endswith(notebook):
+                report.problems.append(f"launch button opens another notebook than {notebook}: {href}")
+        if page.startswith("notebooks/") and (lab_root / page).with_suffix(".ipynb").is_file() \
+                and not probe["labLinks"] and not probe.get("launchLinks"):
+            report.problems.append("chapter page without a JupyterLab link or launch button")
 
-    if screenshot is not None:
-        height = int(min(max(probe["height"], 900), 16000))
-        browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        screenshot.write_bytes(base64.b64decode(shot["data"]))
+    for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
+        report.problems.append(f"wider than the text column at 1280 px: {problem}")
+    if axe_source is not None:
+        _axe(browser, axe_source, "light", report)
+    _screenshot(browser, probe, screenshot, "light")
+    if axe_source is not None:
+        _evaluate(browser, _SET_MODE % ("dark", "dark"), awaitPromise=True)
+        _axe(browser, axe_source, "dark", report)
+        _screenshot(browser, probe, screenshot, "dark")
+        _evaluate(browser, _SET_MODE % ("light", "light"), awaitPromise=True)
+    for width in WIDTHS[1:]:
+        browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+        time.sleep(0.3)
+        for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
+            report.problems.append(f"wider than the text column at {width} px: {problem}")
+        _screenshot(browser, {"height": _evaluate(browser, "document.documentElement.scrollHeight")}, screenshot, str(width), width)
         browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
     return report, probe
 
@@ -484,7 +606,7 @@ def check_redirects(site: Path) -> list[PageReport]:
 
 def check_site(site: Path, *, screenshots: Path | None = None, ledger_page: str | None = "book/ledger.html",
                chromium: str | None = None, verbose: bool = True, lab_root: Path | None = None,
-               from_disk: bool = True) -> list[PageReport]:
+               from_disk: bool = True, axe: Path | None = AXE_DEFAULT) -> list[PageReport]:
     """Check every page of ``site``, served and (``from_disk``) from file://; screenshots of
     ``notebooks/*.html`` go to ``screenshots``. JupyterLab links must name notebooks under
     ``lab_root`` (the repository, which ``make lab`` serves; default: two levels above the site)."""
@@ -492,6 +614,9 @@ def check_site(site: Path, *, screenshots: Path | None = None, ledger_page: str 
     if executable is None:
         raise RuntimeError("Chromium is not installed (apt-get install chromium)")
     lab_root = lab_root if lab_root is not None else site.resolve().parent.parent
+    if axe is not None and not Path(axe).is_file():
+        raise RuntimeError(f"axe-core is not installed at {axe} (make axe)")
+    axe_source = Path(axe).read_text(encoding="utf-8") if axe is not None else None
     reports = []
 
     def done(report: PageReport) -> None:
@@ -506,9 +631,9 @@ def check_site(site: Path, *, screenshots: Path | None = None, ledger_page: str 
         try:
             for page in pages:
                 shot = None
-                if screenshots is not None and page.startswith("notebooks/"):
-                    shot = screenshots / (Path(page).stem + ".png")
-                report, probe = check_page(browser, site, base, page, shot, lab_root)
+                if screenshots is not None:
+                    shot = screenshots / (page.removesuffix(".html").replace("/", "-") + ".png")
+                report, probe = check_page(browser, site, base, page, shot, lab_root, axe_source)
                 if ledger_page and page == ledger_page:
                     report.problems += check_ledger(probe.get("ledger", []))
                 done(report)
@@ -532,6 +657,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="_build/html", type=Path)
     parser.add_argument("--screenshots", default="_build/screenshots", type=Path)
+    parser.add_argument("--axe", default=AXE_DEFAULT, type=Path, help="axe.min.js (default: the copy make axe installs)")
     parser.add_argument("--lab-root", default=None, type=Path,
                         help="the folder `make lab` serves (default: two levels above --site)")
     args = parser.parse_args(argv)
@@ -540,7 +666,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     start = time.time()
     try:
-        reports = check_site(args.site, screenshots=args.screenshots, lab_root=args.lab_root)
+        reports = check_site(args.site, screenshots=args.screenshots, lab_root=args.lab_root, axe=args.axe)
     except RuntimeError as exc:
         print(f"book_check: {exc}", file=sys.stderr)
         return 1

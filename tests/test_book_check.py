@@ -2,6 +2,7 @@
 synthetic site (so a clean run of `make check-book` means something)."""
 
 import struct
+import subprocess
 import sys
 import zlib
 from pathlib import Path
@@ -31,11 +32,26 @@ LAB = "http://localhost:8888/lab/tree"
 
 
 def _page(body: str, head: str = "") -> str:
-    return f"<!DOCTYPE html><html><head><meta charset='utf-8'>{head}</head><body><article>{body}</article></body></html>"
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>A page</title><link rel='icon' href='data:,'>{head}</head>"
+            f"<body><main><article>{body}</article></main></body></html>")
+
+
+# readable in both colour modes, unlike .dim, whose dark-mode colours have almost no contrast
+MODES = ("<style>html[data-theme=dark] body {background:#121212; color:#e0e0e0}"
+         "html[data-theme=dark] a {color:#8ab4f8}"
+         "html[data-theme=dark] .dim {color:#333; background:#121212}</style>")
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory):
+def axe():
+    """The pinned axe-core (make axe installs it from the npm registry)."""
+    if not book_check.AXE_DEFAULT.is_file():
+        subprocess.run(["make", "-s", "axe"], cwd=Path(__file__).resolve().parent.parent, check=True)
+    return book_check.AXE_DEFAULT
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory, axe):
     root = tmp_path_factory.mktemp("repo")  # the repository make lab serves, with the built site
     (root / "notebooks").mkdir()
     (root / "notebooks" / "chapter.ipynb").write_text("{}")
@@ -73,9 +89,31 @@ def reports(tmp_path_factory):
     (site / "notebooks" / "other.html").write_text(_page(
         f"<h1>Other</h1><a href='{LAB}/notebooks/chapter.ipynb'>JupyterLab</a>"))
     (site / "notebooks" / "unlinked.html").write_text(_page("<h1>Unlinked</h1><p>No button.</p>"))
+    # the published book: launch buttons instead of the local JupyterLab link
+    binder = "https://mybinder.org/v2/gh/owner/privbook/main?urlpath=lab/tree/notebooks/"
+    (root / "notebooks" / "launched.ipynb").write_text("{}")
+    (site / "notebooks" / "launched.html").write_text(_page(
+        f"<h1>Launched</h1><a href='{binder}launched.ipynb'>Binder</a>"
+        "<a href='https://colab.research.google.com/github/owner/privbook/blob/main/notebooks/launched.ipynb'>Colab</a>"))
+    (site / "notebooks" / "mislaunched.html").write_text(_page(
+        f"<h1>Mislaunched</h1><a href='{binder}chapter.ipynb'>Binder</a>"))
+    # planted faults of the API page, the layout and accessibility
+    (site / "api.html").write_text(_page(
+        "<h1>API</h1><pre>.. py:function:: risk_bound(n, epsilon)\n   :module: privlib.papers.minimax</pre>"
+        "<p>See :func:`risk_bound` for details.</p>", head=MODES))
+    (site / "wide.html").write_text(_page(
+        "<h1>Wide</h1><div style='max-width:600px'><table style='width:2000px'><tr><th>status</th></tr>"
+        "<tr><td>off-screen</td></tr></table>"
+        "<table style='table-layout:fixed;width:200px'><tr><td style='width:100px;overflow:hidden'>"
+        "<span style='display:inline-block;width:300px'>clipped formula</span></td></tr></table>"
+        "<p style='width:100px;overflow:hidden'><mjx-container style='display:inline-block;width:300px'>"
+        "cut formula</mjx-container></p></div>", head=MODES))
+    (site / "dark.html").write_text(_page(
+        "<h1>Dark</h1><p class='dim'>Readable in light mode only.</p>", head=MODES))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
     (site / "stale.html").write_text('<meta http-equiv="Refresh" content="0; url=gone.html" />')
-    found = book_check.check_site(site, screenshots=None, ledger_page=None, verbose=False)
+    (site / "good.html").write_text((site / "good.html").read_text().replace("</head>", MODES + "</head>"))
+    found = book_check.check_site(site, screenshots=None, ledger_page=None, verbose=False, axe=axe)
     return {r.page: r.problems for r in found}
 
 
@@ -123,7 +161,13 @@ def test_problems_from_disk_are_reported(reports):
 def test_jupyterlab_link_must_open_the_chapter(reports):
     assert any("JupyterLab link opens notebooks/chapter.ipynb, not this chapter" in p
                for p in reports["notebooks/other.html"])
-    assert reports["notebooks/unlinked.html"] == ["chapter page without a JupyterLab link"]
+    assert reports["notebooks/unlinked.html"] == ["chapter page without a JupyterLab link or launch button"]
+
+
+def test_launch_buttons_stand_for_the_jupyterlab_link(reports):
+    assert reports["notebooks/launched.html"] == []
+    assert any("launch button opens another notebook than notebooks/mislaunched.ipynb" in p
+               for p in reports["notebooks/mislaunched.html"]), reports["notebooks/mislaunched.html"]
 
 
 def _ledger_rows():
@@ -152,6 +196,28 @@ def test_ledger_check_reports_each_problem():
     assert any("not to its record" in p for p in problems)
     assert any("a mutant survived" in p for p in problems)
     assert any(missing["cells"][0].split("[")[1].rstrip("]") in p and "0 times" in p for p in problems)
+
+
+def test_raw_directive_text_is_reported(reports):
+    problems = reports["api.html"]
+    assert any("raw directive text" in p and ".. py:function::" in p for p in problems), problems
+    assert any("raw directive text" in p and ":func:`risk_bound`" in p for p in problems), problems
+    assert not any("raw directive" in p for p in reports["good.html"])
+
+
+@pytest.mark.parametrize("width", book_check.WIDTHS)
+def test_content_wider_than_the_column_is_reported(reports, width):
+    problems = [p for p in reports["wide.html"] if f"at {width} px" in p]
+    assert any("table" in p and "2000 px wide" in p for p in problems), problems
+    assert any("overflows its" in p and "clipped formula" in p for p in problems), problems
+    assert any("sticks out of its p" in p and "cut formula" in p for p in problems), problems
+
+
+def test_accessibility_is_checked_in_both_colour_modes(reports):
+    problems = reports["dark.html"]
+    assert any(p.startswith("accessibility (dark mode): color-contrast") for p in problems), problems
+    assert not any(p.startswith("accessibility (light mode)") for p in problems), problems
+    assert any(p.startswith("accessibility (light mode): image-alt") for p in reports["bad.html"]), reports["bad.html"]
 
 
 def test_redirect_to_missing_page_is_reported(reports):

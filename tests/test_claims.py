@@ -160,7 +160,20 @@ def test_record_html_has_anchor_and_math():
     ledger = claims._Ledger([claims.LedgerEntry(
         claims.ClaimResult("000/thm-4-1", "000", "term $r^2/n$", "bound $e^{\\epsilon}$", "m", "verified", {},
                            claims.holds(True), 0.0), ()), ])._repr_html_()
-    assert r"term \(r^2/n\) [000/thm-4-1]</a>" in ledger and r"\(e^{\epsilon}\)" in ledger and "$" not in ledger
+    assert r'term <span class="math inline">\(r^2/n\)</span> [000/thm-4-1]</a>' in ledger
+    assert r"\(e^{\epsilon}\)" in ledger and "$" not in ledger
+
+
+def test_record_renders_markdown_and_links_names():
+    r = claims.ClaimResult("000/thm-4-1", "000", "X", "bound $e^{\\epsilon}$", "against `theorem_deltas` and "
+                           "`statistical.subsampling_delta`, *exact*", "verified", {}, claims.holds(True), 0.0,
+                           checks=("statistical.theorem_deltas",), mutants=2)
+    html = r._repr_html_()
+    assert "`" not in html and "<em>exact</em>" in html
+    assert "href='../book/api.html#privlib.papers.statistical.theorem_deltas'><code>theorem_deltas</code>" in html
+    assert "href='../book/api.html#privlib.papers.statistical.subsampling_delta'" in html
+    assert "href='../book/ledger.html#ledger-claim-000-thm-4-1'>see the ledger</a>" in html
+    assert html.startswith("<details class='claim claim-pass") and "<summary>" in html
 
 
 def test_ledger_lists_every_claim_with_status_and_mutants():

@@ -205,11 +205,29 @@ _LAB_PROBE = r"""(() => {
     dirty: document.querySelectorAll('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty').length,
     dialogs: [...document.querySelectorAll('.jp-Dialog')].map(e => e.textContent.slice(0, 200)),
     markdown: all('.jp-MarkdownCell .jp-RenderedMarkdown, .jp-MarkdownCell .myst').map(e => e.textContent).join('\n'),
+    // code cells whose input is collapsed (cell metadata jupyter.source_hidden: hidden in the book)
+    collapsed: all('.jp-CodeCell .jp-InputPlaceholder').length,
     outputs: all('.jp-OutputArea-output[data-mime-type="text/markdown"]')
       .map(e => ({tables: e.querySelectorAll('table').length, text: e.textContent.slice(0, 4000)})),
   });
 })()"""
 _RAW_MYST = re.compile(r"\{(cite|cite:[a-z]+|doc|ref|numref|eq|math)\}`|^:::|^```\{", re.M)
+
+
+def _hidden_inputs(notebook: Path) -> int:
+    """Code cells whose input the book hides (tags), each collapsed in JupyterLab by its metadata."""
+    cells = [c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code"]
+    hidden = {"hide-input", "remove-input", "remove-cell"}
+    for c in cells:
+        if hidden & set(c["metadata"].get("tags", [])):
+            assert c["metadata"].get("jupyter", {}).get("source_hidden"), \
+                f"{notebook.name}: a cell hidden in the book is expanded in JupyterLab: {''.join(c['source'])[:80]!r}"
+    return sum(bool(c["metadata"].get("jupyter", {}).get("source_hidden")) for c in cells)
+
+
+def test_code_hidden_in_the_book_is_collapsed_in_lab():
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        assert _hidden_inputs(notebook) > 0, notebook.name
 
 
 def _markdown_outputs(notebook: Path) -> list[str]:
@@ -251,6 +269,8 @@ def test_chapter_opens_unmodified_with_myst_rendered(lab):
             if notebook.read_bytes() != before:
                 notebook.write_bytes(before)
                 pytest.fail(f"opening {page} rewrote it (restored)")
+            assert probe["collapsed"] == _hidden_inputs(notebook), \
+                f"{page}: {probe['collapsed']} code cells collapsed in JupyterLab, {_hidden_inputs(notebook)} hidden in the book"
             raw = _RAW_MYST.search(probe["markdown"])
             assert probe["markdown"] and raw is None, f"raw MyST in {page}: {raw and raw.group(0)}"
             expected = _markdown_outputs(notebook)

@@ -1,4 +1,4 @@
-/* privbook: loaded on every page by book/_ext/reading.py. */
+/* privbook: loaded on every page (html_js_files in _config.yml). */
 (function () {
   "use strict";
 

@@ -314,10 +314,79 @@ def all_of(*evidence: Evidence) -> Evidence:
 
 _MATH = re.compile(r"(?<![\\$])\$([^$]+)\$")
 
+#: where the book's pages (chapters under notebooks/, the ledger under book/) find the API page
+#: and the ledger
+API_PAGE = "../book/api.html"
+LEDGER_PAGE = "../book/ledger.html"
+# a privlib name as the chapters write it: `statistical.theorem_deltas`, `profiles.laplace_delta(...)`
+_NAME = re.compile(r"([a-z_]+)\.([A-Za-z_][A-Za-z0-9_]*)(?:\(.*\))?")
+
 
 def _html_text(text: str) -> str:
     """Escape ``text`` for HTML and turn ``$...$`` into MathJax's inline ``\\(...\\)``."""
     return _MATH.sub(lambda m: r"\(" + m.group(1) + r"\)", _html.escape(text))
+
+
+def api_target(name: str) -> str | None:
+    """The id of ``name``'s entry on the API page (``"statistical.theorem_deltas"`` ->
+    ``"privlib.papers.statistical.theorem_deltas"``) when it names a public function or class of a
+    privlib module (short name), else None."""
+    import privlib
+
+    match = _NAME.fullmatch(name.strip())
+    if not match or match.group(1) not in privlib._HOMES:
+        return None
+    module_name = f"privlib.{privlib._HOMES[match.group(1)]}.{match.group(1)}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            return None
+    if match.group(2) not in getattr(module, "__all__", ()):
+        return None
+    return f"{module_name}.{match.group(2)}"
+
+
+@functools.lru_cache(maxsize=1)
+def _markdown():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False})
+    # $...$ becomes MathJax's \(...\) (typeset on the page), never a literal dollar
+    md.use(dollarmath_plugin, allow_space=True, allow_digits=False, double_inline=True,
+           renderer=lambda content, opts: (r"\[" if opts.get("display_mode") else r"\(") + _html.escape(content)
+           + (r"\]" if opts.get("display_mode") else r"\)"))
+
+    def code_inline(renderer, tokens, idx, options, env):
+        code = tokens[idx].content
+        target = api_target(code)
+        if target is None:  # a bare name of a function the claim checks: `theorem_deltas`
+            target = next((api_target(c) for c in env.get("checks", ()) if c.rsplit(".", 1)[-1] == code), None)
+        html = f"<code>{_html.escape(code)}</code>"
+        return f"<a class='api-link' href='{env.get('api', API_PAGE)}#{target}'>{html}</a>" if target else html
+
+    md.add_render_rule("code_inline", code_inline)
+    return md
+
+
+def markdown_html(text: str, *, api: str = API_PAGE, checks: tuple[str, ...] = ()) -> str:
+    """One field of a record (Markdown with ``$...$`` math) as inline HTML: code in ``<code>``,
+    privlib names in code (``statistical.theorem_deltas``, or a bare name of one of ``checks``) linked to
+    their entry on the API page, math left for MathJax."""
+    return _markdown().renderInline(text, {"api": api, "checks": tuple(checks)})
+
+
+def _names_html(names: tuple[str, ...] | list[str], *, api: str = API_PAGE) -> str:
+    """The functions a claim checks, each in code and linked to the API page where it has an entry."""
+    parts = []
+    for name in names:
+        target = api_target(name)
+        # a break opportunity after each dot, so a narrow column breaks names at their parts
+        code = f"<code>{'.<wbr>'.join(_html.escape(p) for p in name.split('.'))}</code>"
+        parts.append(f"<a class='api-link' href='{api}#{target}'>{code}</a>" if target else code)
+    return ", ".join(parts)
 
 
 def anchor(claim_id: str) -> str:
@@ -356,8 +425,7 @@ class ClaimResult:
         rows = [("claim", f"{self.item} [{self.id}]"), ("statement", self.statement),
                 ("method", self.method), ("inputs", inputs or "(none)")]
         if self.checks:
-            mutants = f"; {self.mutants} mutant{'s' if self.mutants != 1 else ''} (see the ledger)" if self.mutants else ""
-            rows.append(("checks", ", ".join(self.checks) + mutants))
+            rows.append(("checks", ", ".join(self.checks) + self._mutants_note()))
         if e.relation == "all":
             for k, part in enumerate(e.parts, 1):
                 rows.append((f"check {k}", part.comparison() + (f" [{part.detail}]" if part.detail else "")))
@@ -368,6 +436,9 @@ class ClaimResult:
         rows.append(("status", self.status))
         return rows
 
+    def _mutants_note(self) -> str:
+        return f"; {self.mutants} mutant{'s' if self.mutants != 1 else ''} (see the ledger)" if self.mutants else ""
+
     def __str__(self) -> str:
         return "\n".join(f"{k:>10}: {val}" for k, val in self._rows())
 
@@ -376,11 +447,31 @@ class ClaimResult:
         return {"text/plain": str(self), "text/html": self._repr_html_(),
                 CLAIM_MIME: {"id": self.id, "item": self.item, "status": self.status}}
 
+    def _cell_html(self, key: str, value: str) -> str:
+        """One field of the record as HTML: Markdown and math rendered, names linked."""
+        if key == "inputs":
+            return _html_text(value)
+        if key == "checks":
+            mutants = ""
+            if self.mutants:
+                link = f"<a href='{LEDGER_PAGE}#ledger-{anchor(self.id)}'>see the ledger</a>"
+                mutants = f"; {self.mutants} mutant{'s' if self.mutants != 1 else ''} ({link})"
+            return _names_html(self.checks) + mutants
+        if key == "status":
+            return f"<span class='claim-badge claim-{self.status.lower()}'>{_html.escape(self.status)}</span>"
+        return markdown_html(value, checks=self.checks)
+
     def _repr_html_(self) -> str:
-        body = "".join(f"<tr><th style='text-align:right'>{_html.escape(k)}</th>"
-                       f"<td style='text-align:left'>{_html_text(val)}</td></tr>" for k, val in self._rows())
+        """One line (status, item, statement) that opens to the full record."""
+        body = "".join(f"<tr><th scope='row'>{_html.escape(k)}</th><td>{self._cell_html(k, val)}</td></tr>"
+                       for k, val in self._rows())
         css = "claim-pass" if self.passed else "claim-fail"
-        return f"<table class='claim {css} tex2jax_process mathjax_process' id='{anchor(self.id)}'>{body}</table>"
+        status = _html.escape(self.status)
+        summary = (f"<summary><span class='claim-badge claim-{status.lower()}'>{status}</span> "
+                   f"<span class='claim-item'>{markdown_html(self.item)}</span> "
+                   f"<span class='claim-statement'>{markdown_html(self.statement)}</span></summary>")
+        return (f"<details class='claim {css} tex2jax_process mathjax_process' id='{anchor(self.id)}'>{summary}"
+                f"<table class='claim-record'>{body}</table></details>")
 
     def __repr__(self) -> str:
         return str(self)
@@ -753,7 +844,7 @@ class _Ledger:
                           for s in statuses)
         parts = [f"<p class='ledger-summary'>{_html.escape(_summary_line(self.entries))}</p>",
                  f"<p class='ledger-filters'>Show: {buttons}</p>"]
-        head = "".join(f"<th>{h}</th>" for h in _HEADER)
+        head = "".join(f"<th scope='col'>{h}</th>" for h in _HEADER)
         for paper, title in PAPERS.items():
             rows = [e for e in self.entries if e.result.paper == paper]
             if not rows:
@@ -763,11 +854,15 @@ class _Ledger:
             for e in rows:
                 r = e.result
                 cells = _row(e)
-                link = f"<a href='{page}#{anchor(r.id)}'>{_html_text(cells[0])}</a>"
-                tds = "".join(f"<td>{_html_text(c)}</td>" for c in cells[1:-1])
+                link = f"<a href='{page}#{anchor(r.id)}'>{markdown_html(cells[0])}</a>"
+                checks = _names_html(r.checks) if r.checks else "-"
+                tds = "".join(f"<td data-label='{label}'>{html}</td>" for label, html in
+                              zip(_HEADER[1:-1], (markdown_html(cells[1]), checks, markdown_html(cells[3]),
+                                                   _html.escape(cells[4]))))
                 status = _html.escape(r.status)
-                body += (f"<tr class='ledger-row' data-status='{status}'><td>{link}</td>{tds}"
-                         f"<td class='claim-status claim-{status.lower()}'>{status}</td></tr>")
+                body += (f"<tr class='ledger-row' id='ledger-{anchor(r.id)}' data-status='{status}'>"
+                         f"<td data-label='item'>{link}</td>{tds}"
+                         f"<td data-label='status' class='claim-status claim-{status.lower()}'>{status}</td></tr>")
             parts.append(f"<h3 class='ledger-chapter'><a href='{page}'>{_html.escape(paper)}: {_html.escape(title)}</a></h3>"
                          f"<p>{_html.escape(_summary_line(rows))}</p>"
                          f"<table class='ledger tex2jax_process mathjax_process'><thead><tr>{head}</tr></thead>"
