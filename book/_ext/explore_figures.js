@@ -1,0 +1,66 @@
+/* Interactive figures of privbook (privlib.book.explore): draws each figure with plotly and, when
+   a control moves, shows the curves precomputed for the chosen parameter values. */
+(function () {
+  "use strict";
+  const CLASS = "privbook-explore";
+
+  function themeColors() {
+    const style = getComputedStyle(document.body);
+    return {font: style.color || "#222", grid: "rgba(128,128,128,0.3)"};
+  }
+
+  function themed(layout) {
+    const c = themeColors();
+    const out = Object.assign({}, layout, {font: Object.assign({}, layout.font, {color: c.font})});
+    for (const axis of ["xaxis", "yaxis"]) {
+      out[axis] = Object.assign({}, layout[axis], {gridcolor: c.grid, linecolor: c.font, tickcolor: c.font});
+    }
+    return out;
+  }
+
+  function setUp(figure) {
+    const data = JSON.parse(figure.querySelector("script." + CLASS + "-data").textContent);
+    const plot = figure.querySelector("." + CLASS + "-plot");
+    const controls = [...figure.querySelectorAll("[data-param]")];
+    const state = data.params.map(p => p.start);
+    const layout = data.figure.layout;
+    Plotly.newPlot(plot, data.figure.data, themed(layout),
+                   {responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage", "sendDataToCloud"]});
+    function show() {
+      const frame = data.frames[state.join(",")];
+      if (!frame) return;
+      const update = {y: frame.y};
+      if (frame.x) update.x = frame.y.map(() => frame.x);
+      Plotly.restyle(plot, update);
+    }
+    show();
+    for (const control of controls) {
+      control.addEventListener("input", () => {
+        const k = Number(control.dataset.param);
+        state[k] = Number(control.value);
+        const label = data.params[k].labels[state[k]];
+        const output = figure.querySelector("output[for='" + control.id + "']");
+        if (output) output.textContent = label;
+        if (control.type === "range") control.setAttribute("aria-valuetext", label);
+        show();
+      });
+    }
+    figure.querySelector("." + CLASS + "-controls").hidden = false;
+    const fallback = figure.querySelector("." + CLASS + "-fallback");
+    if (fallback) fallback.remove();
+    figure.dataset.ready = "true";
+    return plot;
+  }
+
+  function start() {
+    if (typeof Plotly === "undefined") return;
+    const plots = [...document.querySelectorAll("figure." + CLASS)].map(setUp);
+    // follow the book's light/dark switch
+    new MutationObserver(() => {
+      for (const plot of plots) Plotly.relayout(plot, themed(plot.layout));
+    }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
