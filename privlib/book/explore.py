@@ -151,7 +151,7 @@ class Explorer:
         caption = html.escape(self.caption or self.alt)
         return (f"<figure class='{CSS_CLASS}' id='{uid}'>"
                 f"<div class='{CSS_CLASS}-controls' hidden>{''.join(controls)}</div>"
-                f"<div class='{CSS_CLASS}-plot' role='img' aria-label='{html.escape(self.alt)}'></div>"
+                f"<div class='{CSS_CLASS}-plot'></div>"
                 f"<p class='{CSS_CLASS}-fallback'>The interactive version of this figure (controls: "
                 f"{html.escape(', '.join(p['label'] for p in self.params))}) is shown in the HTML book.</p>"
                 f"<figcaption>{caption}</figcaption>"
