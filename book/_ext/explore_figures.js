@@ -14,6 +14,8 @@
     const out = Object.assign({}, layout, {font: Object.assign({}, layout.font, {color: c.font})});
     for (const axis of ["xaxis", "yaxis"]) {
       out[axis] = Object.assign({}, layout[axis], {gridcolor: c.grid, linecolor: c.font, tickcolor: c.font});
+      // powers of ten on log axes (plotly's default writes 100µ for 1e-4)
+      if (out[axis].type === "log") out[axis].exponentformat = "power";
     }
     return out;
   }
