@@ -138,13 +138,15 @@ def test_slider_changes_the_curve_and_nothing_leaves_the_machine(browser, base, 
     assert after["y0"] != before["y0"], "the plotted data did not change"
     assert after["drawn"] != before["drawn"], "the drawn curve did not change"
 
-    # the book's dark mode: the figure's text follows the page's
+    # the book's dark mode (which keeps HTML outputs light): the figure's text follows its place's colour
     colours = _evaluate(browser, "(async () => { document.documentElement.dataset.theme = 'dark';"
                                  " await new Promise(r => setTimeout(r, 300));"
-                                 " const t = document.querySelector('figure.privbook-explore .xtick text');"
-                                 " return JSON.stringify({tick: getComputedStyle(t).fill, body: getComputedStyle(document.body).color}); })()")
+                                 " const f = document.querySelector('figure.privbook-explore');"
+                                 " const t = f.querySelector('.xtick text');"
+                                 " return JSON.stringify({tick: getComputedStyle(t).fill, text: getComputedStyle(f).color,"
+                                 " caption: getComputedStyle(f.querySelector('figcaption')).color}); })()")
     _screenshot(browser, SCREENSHOTS / f"explore-{chapter}-dark.png")
-    assert colours["tick"] == colours["body"], colours
+    assert colours["tick"] == colours["text"] == colours["caption"], colours
 
     report = book_check.PageReport(chapter)
     book_check._event_problems(browser.events, report)

@@ -4,13 +4,14 @@
   "use strict";
   const CLASS = "privbook-explore";
 
-  function themeColors() {
-    const style = getComputedStyle(document.body);
-    return {font: style.color || "#222", grid: "rgba(128,128,128,0.3)"};
+  // The figure's text takes the colour of its place on the page: in the book's dark mode the theme
+  // keeps HTML outputs on a light background with dark text, and so does the figure.
+  function themeColors(element) {
+    return {font: getComputedStyle(element).color || "#222", grid: "rgba(128,128,128,0.3)"};
   }
 
-  function themed(layout) {
-    const c = themeColors();
+  function themed(layout, element) {
+    const c = themeColors(element);
     const out = Object.assign({}, layout, {font: Object.assign({}, layout.font, {color: c.font})});
     for (const axis of ["xaxis", "yaxis"]) {
       out[axis] = Object.assign({}, layout[axis], {gridcolor: c.grid, linecolor: c.font, tickcolor: c.font});
@@ -26,7 +27,7 @@
     const controls = [...figure.querySelectorAll("[data-param]")];
     const state = data.params.map(p => p.start);
     const layout = data.figure.layout;
-    Plotly.newPlot(plot, data.figure.data, themed(layout),
+    Plotly.newPlot(plot, data.figure.data, themed(layout, figure),
                    {responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage", "sendDataToCloud"]});
     function show() {
       const frame = data.frames[state.join(",")];
@@ -59,7 +60,7 @@
     const plots = [...document.querySelectorAll("figure." + CLASS)].map(setUp);
     // follow the book's light/dark switch
     new MutationObserver(() => {
-      for (const plot of plots) Plotly.relayout(plot, themed(plot.layout));
+      for (const plot of plots) Plotly.relayout(plot, themed(plot.layout, plot.closest("figure")));
     }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
   }
 
