@@ -70,7 +70,7 @@ def test_run_page_reads_as_the_chapter(tmp_path):
     assert page.startswith("<!DOCTYPE html>") and "<title>tiny: " in page
     # figures are the folder's files, numbered, with the chapter's caption and alt text
     assert '<img alt="y against x" src="figure-01.png"/>' in page  # (nbconvert normalises the HTML)
-    assert "<b>Figure 1.</b> A line, with $x$ in TeX." in page and "<b>Figure 2.</b>" in page
+    assert "<b>Figure 1.</b> A line, with x in TeX." in page and "<b>Figure 2.</b>" in page
     assert "data:image/png" not in page
     # MyST roles read as text; hidden code stays hidden; interactive figures of the book are left out
     assert "See Figure 1 and [smith2020]; the ledger." in page and "{numref}" not in page
@@ -111,7 +111,7 @@ def test_gallery_links_run_pages_and_labels_figures(tmp_path):
     assert "<a href='scale=3.0/run.html'>scale=3.0</a>" in page
     assert "<a href='scale=1.0/tiny.ipynb'>scale=1.0</a>" in page
     assert page.count("<img") == 3 and page.count("<figcaption>") == 3
-    assert "<b>Figure 1.</b> A line, with $x$ in TeX.</figcaption>" in page
+    assert "<b>Figure 1.</b> A line, with x in TeX.</figcaption>" in page
     assert "alt='y against x (run scale=3.0)'" in page
     assert "keeps the axes its run drew" in page
 
@@ -133,3 +133,23 @@ def test_a_real_run_writes_its_page_listed_in_files_json(tiny_project):
     assert runs.check_run(folder) is None
     page = (folder / runs.RUN_PAGE).read_text()
     assert 'src="figure-01.png"' in page and "Claims: 1 verified." in page
+
+
+@pytest.mark.parametrize("tex, text", [
+    ("loss $L(t)$ for $\\pm\\varepsilon_0$", "loss L(t) for ±ε₀"),
+    ("$\\delta(\\varepsilon) \\le e^{\\varepsilon d}$ and $x_{i}$", "δ(ε) ≤ e^(ε d) and x_i"),
+    ("$\\frac{a}{b}$ stays, $\\Delta(q) = 1$ reads", "$\\frac{a}{b}$ stays, Δ(q) = 1 reads"),
+    ("no TeX, 5 $ and more", "no TeX, 5 $ and more"),
+])
+def test_captions_read_without_mathjax(tex, text):
+    assert runs.plain_tex(tex) == text
+
+
+def test_run_page_title_names_the_run_not_its_temporary_folder(tmp_path):
+    folder = tmp_path / ".scale=3.0.abcd.partial"
+    folder.mkdir()
+    executed = _executed(folder / "tiny.ipynb")
+    runs.extract_figures(executed, folder)
+    page = runs.write_run_page(executed, folder, PAYLOAD, "scale=3.0").read_text(encoding="utf-8")
+    assert "<title>tiny: scale=3.0</title>" in page and "partial" not in page
+    assert "<b>Figure 1.</b> A line, with x in TeX." in page

@@ -684,6 +684,27 @@ def _plain_roles(text: str, numbers: dict[str, str]) -> str:
     return _ROLE.sub(replace, text)
 
 
+_TEX_SYMBOLS = {"varepsilon": "ε", "epsilon": "ε", "delta": "δ", "Delta": "Δ", "alpha": "α", "beta": "β",
+                "gamma": "γ", "theta": "θ", "mu": "μ", "nu": "ν", "pi": "π", "rho": "ρ", "sigma": "σ", "ell": "ℓ",
+                "pm": "±", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "mapsto": "↦", "to": "→",
+                "times": "×", "cdot": "·", "log": "log", "exp": "exp", "sup": "sup", "min": "min", "max": "max"}
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_INLINE_TEX = re.compile(r"\$([^$]+)\$")
+
+
+def plain_tex(text: str) -> str:
+    """Inline TeX (``$...$``) as plain text where it is simple (Greek letters, relations, sub- and
+    superscripts); anything else stays as written. For captions on pages without MathJax."""
+    def replace(match: re.Match) -> str:
+        body = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX_SYMBOLS.get(m.group(1), m.group(0)), match.group(1))
+        body = body.replace("\\,", " ")
+        body = re.sub(r"_\{?([0-9]+)\}?", lambda m: m.group(1).translate(_SUBSCRIPTS), body)
+        body = re.sub(r"\^\{([^{}]*)\}", lambda m: "^" + (m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), body)
+        body = re.sub(r"_\{([^{}]*)\}", r"_\1", body)
+        return match.group(0) if "\\" in body or "{" in body else body
+    return _INLINE_TEX.sub(replace, text)
+
+
 def _umask() -> int:
     """The process's umask (from /proc on Linux, so that no thread sees it changed)."""
     try:
@@ -715,12 +736,13 @@ div.jp-OutputArea-output pre{white-space:pre-wrap;font-size:.85em}
 """
 
 
-def write_run_page(executed: Path, folder: Path, payload: dict[str, Any]) -> Path:
+def write_run_page(executed: Path, folder: Path, payload: dict[str, Any], name: str | None = None) -> Path:
     """Write ``folder/run.html``: the executed chapter as a person reads it (nbconvert's HTML, code
     hidden where the book hides it, the interactive figures of the book left out as their static
     figure is there, figures as the run folder's PNG files with "Figure N." and their caption)
     after a summary of the run: its parameters, its claims and their statuses. The page loads
-    nothing from another host (TeX is shown as written)."""
+    nothing from another host (TeX is shown as written, simple inline TeX of captions as text).
+    ``name`` is the run's name in its title (default: the folder's)."""
     import nbformat
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import TagRemovePreprocessor
@@ -744,7 +766,7 @@ def write_run_page(executed: Path, folder: Path, payload: dict[str, Any]) -> Pat
                 fig = next(it)
                 output = nbformat.from_dict({"output_type": "display_data", "metadata": {}, "data": {"text/html": (
                     f"<figure id='figure-{fig['number']}'><img src='{html.escape(fig['file'])}' alt='{html.escape(fig['alt'])}'>"
-                    f"<figcaption><b>Figure {fig['number']}.</b> {html.escape(_plain_roles(fig['caption'], numbers))}"
+                    f"<figcaption><b>Figure {fig['number']}.</b> {html.escape(plain_tex(_plain_roles(fig['caption'], numbers)))}"
                     "</figcaption></figure>")}})
             elif "text/markdown" in data:
                 data["text/markdown"] = _plain_roles(str(data["text/markdown"]), numbers)
@@ -763,7 +785,7 @@ def write_run_page(executed: Path, folder: Path, payload: dict[str, Any]) -> Pat
         f"<tr><td>{html.escape(str(c.get('id', '')))}</td><td>{html.escape(str(c.get('item', '')))}</td>"
         f"<td class='{html.escape(str(c.get('status', '')))}'>{html.escape(str(c.get('status', '')))}</td></tr>"
         for c in payload.get("claims", []))
-    title = f"{Path(executed).stem}: {folder.name if params else 'default parameters'}"
+    title = f"{Path(executed).stem}: {(name or folder.name) if params else 'default parameters'}"
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_PAGE_STYLE}</style></head><body>"
@@ -909,7 +931,7 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
         (tmp / "parameters.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         payload = _results_payload(executed, path.name, params, key, seconds)
         (tmp / RESULTS).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-        write_run_page(executed, tmp, payload)
+        write_run_page(executed, tmp, payload, dest.name)
         _write_file_manifest(tmp)
     except BaseException as exc:
         if stop() or isinstance(exc, KeyboardInterrupt):

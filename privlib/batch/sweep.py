@@ -354,7 +354,7 @@ def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], name
             cell = "".join(
                 f"<figure><a href='{base}/{html.escape(f['file'])}'><img src='{base}/{html.escape(f['file'])}' "
                 f"alt='{html.escape(f['alt'])} (run {html.escape(folder.name)})'></a>"
-                f"<figcaption><b>Figure {html.escape(f['number'])}.</b> {html.escape(_short(f['caption']))}</figcaption></figure>"
+                f"<figcaption><b>Figure {html.escape(f['number'])}.</b> {html.escape(_short(runs.plain_tex(f['caption'])))}</figcaption></figure>"
                 for f in figs) or "(no figures)"
         claims = ""
         if "claims_summary" in r:
