@@ -36,7 +36,7 @@ def _add_assets(app, pagename, templatename, context, doctree):
     app.add_js_file("explore_figures.js", loading_method="defer", priority=601)
 
 
-def _copy_assets(app, exception):
+def _copy_assets(app, exception=None):
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
@@ -49,5 +49,7 @@ def _copy_assets(app, exception):
 def setup(app):
     plotly_js()  # fail early, naming the missing file
     app.connect("html-page-context", _add_assets)
+    # copied before the pages are written too, so that every page links them with Sphinx's checksum
+    app.connect("builder-inited", _copy_assets)
     app.connect("build-finished", _copy_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
