@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -111,8 +111,9 @@ def _label(value: Any) -> str:
 
 @dataclass
 class Explorer:
-    """An interactive figure: its plotly figure (at the first grid point), its controls and the
-    data of every grid point. Displayed in a notebook as ``text/html`` (:meth:`to_html`)."""
+    """An interactive figure: its plotly figure (traces and layout; the driver fills in the data
+    of the controls' starting point), its controls and the data of every grid point. Displayed in
+    a notebook as ``text/html`` (:meth:`to_html`) with a ``text/plain`` line."""
 
     name: str
     figure: dict
@@ -120,7 +121,6 @@ class Explorer:
     frames: dict[str, dict]
     alt: str
     caption: str = ""
-    fixed_range: dict = field(default_factory=dict)
 
     def numbers(self) -> int:
         """How many numbers the explorer carries (its page weight is about 7 bytes each)."""
