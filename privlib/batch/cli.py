@@ -4,8 +4,10 @@ book, print the verification ledger.
 Exit status (the README and the "Batch regeneration" page document the same):
 
 - 0: done, and every claim the run(s) showed passed;
-- 1: a run raised an error (``<folder>.failed/error.txt`` says which), or a build failed;
-- 2: bad input or an unusable ``--scheduler``, rejected in one line before anything ran;
+- 1: a run raised an error (``<folder>.failed/error.txt`` says which), writing files failed (a full
+  disk: one line, nothing half written kept), or a build failed;
+- 2: bad input, an ``--out`` that is not a new folder or one privbook made, or an unusable
+  ``--scheduler``, rejected in one line before anything ran;
 - 3: every run finished but a claim FAILED (the runs are kept; the FAILED claims are named);
 - 75: another privbook process is writing the same output folder (``sweep --wait`` waits);
 - 130 / 143: interrupted by SIGINT (Ctrl-C) / SIGTERM; interrupted runs leave no files.
@@ -56,10 +58,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     path = runs.find_notebook(args.notebook)
     values = dict(args.param or [])
     runs.validate_parameters(path, values)  # fail fast, before papermill starts a kernel
+    if args.out is not None:
+        runs.check_out(args.out, notebook=path.name)  # before anything is created (run_notebook checks again)
     try:
         out = runs.run_notebook(path, values, out_dir=args.out, progress=not args.quiet)
     except runs.ParameterError:
         raise
+    except OSError as exc:  # a full disk, a read-only folder: nothing half written is kept
+        sys.stderr.write(f"privbook: run of {path.stem}: {_os_error(exc)}\n")
+        return EXIT_RUN_FAILED
     except runs.RunInterrupted as exc:
         sys.stderr.write(f"privbook: run of {path.stem} {exc}; nothing was kept\n")
         return exc.exit_status
@@ -74,6 +81,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(f"run finished: {out}")
     print(f"claims: {record['claims_summary']}")
     return EXIT_CLAIMS_FAILED if record["claims_failed"] else 0
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for an ``OSError``: what failed and the system's reason."""
+    if isinstance(exc, runs.OutputError):
+        return str(exc)
+    reason = exc.strerror or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def build_book(root: Path, *, clean: bool = False, strict: bool = True) -> int:
@@ -121,6 +136,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     except runs.RunBusy as exc:
         sys.stderr.write(f"privbook: {exc}; wait for it (--wait) or use another --out\n")
         return EXIT_BUSY
+    except OSError as exc:  # a full disk, a read-only folder: finished points are kept, nothing half written
+        sys.stderr.write(f"privbook: sweep of {Path(args.notebook).stem}: {_os_error(exc)}\n")
+        return EXIT_RUN_FAILED
     counts = f"{summary['done']} done, {summary['failed']} failed, {summary['skipped']} skipped"
     if summary["stopped_by"]:
         sys.stderr.write(f"privbook: sweep interrupted by {summary['stopped_by']}: {counts}, "
@@ -171,7 +189,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("notebook", help="name, stem or unique prefix of a notebook in notebooks/ (e.g. 000)")
     p.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                    help="set a parameter (repeatable); values are parsed as the declared type")
-    p.add_argument("--out", help="run folder (default runs/<notebook>/<parameters>)")
+    p.add_argument("--out", help="run folder: a new one, or a finished run's (default runs/<notebook>/<parameters>)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
 
@@ -181,7 +199,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="values of one parameter (repeatable); the sweep runs their product")
     p.add_argument("-f", "--file", metavar="GRID.yaml", help="YAML file mapping parameter names to lists of values")
     p.add_argument("-j", "--jobs", type=int, help="local worker processes (default: number of cores)")
-    p.add_argument("--out", help="output folder (default runs/<notebook>)")
+    p.add_argument("--out", help="output folder: a new one, or a sweep's (default runs/<notebook>)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--allow-large", action="store_true", help="allow grids larger than the size limit")
     p.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")

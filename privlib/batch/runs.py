@@ -78,6 +78,7 @@ __all__ = [
     "validate_parameters",
     "RunInterrupted",
     "RunBusy",
+    "OutputError",
     "FolderLock",
     "StopRequest",
     "FILES",
@@ -86,6 +87,8 @@ __all__ = [
     "run_slug",
     "run_key",
     "check_run",
+    "check_out",
+    "SWEEP_MARKER",
     "clean_stale",
     "clean_stale_kernel_dirs",
     "run_notebook",
@@ -98,6 +101,10 @@ FILES = "files.json"
 """The last file of a finished run, with the name, size and SHA-256 of every other file in the folder."""
 RESULTS = "results.json"
 """A finished run's record (parameters, resume key, claims with their statuses, recorded results)."""
+
+SWEEP_MARKER = ".privbook-sweep"
+"""Written first thing by a sweep into an ``--out`` folder it creates, so that the folder is known
+to be a sweep's even before its manifest exists (an interrupted first sweep)."""
 
 _TYPES = {"int": int, "float": float, "str": str, "bool": bool}
 
@@ -121,6 +128,29 @@ class RunInterrupted(KeyboardInterrupt):
 
 class RunBusy(RuntimeError):
     """Another privbook process holds the lock on the folder this command would write."""
+
+
+class OutputError(OSError):
+    """Writing a run's or a sweep's files failed (a full disk, a read-only folder): ``str()`` is one
+    line, what failed and the system's reason; whatever was half written has been removed."""
+
+    def __init__(self, what: str, exc: OSError):
+        super().__init__(exc.errno, exc.strerror or str(exc))
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.strerror}"
+
+
+@contextlib.contextmanager
+def _writing(what: str) -> Iterator[None]:
+    """Report an ``OSError`` raised inside as :class:`OutputError` saying ``what`` failed."""
+    try:
+        yield
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise OutputError(what, exc) from exc
 
 
 _EXCERPT = reprlib.Repr()
@@ -358,7 +388,8 @@ class FolderLock:
 
     def _try(self) -> bool:
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            with _writing(f"creating the lock file {self.path}"):
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 if fcntl is not None:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -373,8 +404,14 @@ class FolderLock:
             if current is None or (current.st_ino, current.st_dev) != (mine.st_ino, mine.st_dev):
                 os.close(fd)  # removed by its previous holder after we opened it: try again
                 continue
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{self.purpose} (pid {os.getpid()} on {socket.gethostname()})\n".encode())
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{self.purpose} (pid {os.getpid()} on {socket.gethostname()})\n".encode())
+            except OSError as exc:  # e.g. a full disk: leave no lock file behind
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+                os.close(fd)
+                raise OutputError(f"writing the lock file {self.path}", exc) from exc
             self._fd = fd
             return True
 
@@ -438,8 +475,18 @@ def _is_debris_of(name: str, run: str) -> bool:
 
 
 def _remove(path: Path) -> None:
+    """Remove debris: a temporary ``.partial`` folder (made by this module, with a random name) with
+    its content; a replaced ``.old`` run folder only if it holds nothing but what its run wrote; a
+    lock file."""
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
+        if path.name.endswith(".old"):
+            with contextlib.suppress(OSError):
+                try:
+                    _remove_run_folder(path)
+                except ParameterError:  # not recognisably a run's: removed only when empty
+                    path.rmdir()
+        else:
+            shutil.rmtree(path, ignore_errors=True)
     else:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -469,7 +516,8 @@ def clean_stale(folder: str | Path, *, skip: str = "") -> list[str]:
             for entry in entries:
                 if entry.name != lock.path.name:
                     _remove(entry)
-                removed.append(entry.name)
+                if entry.name == lock.path.name or not (entry.exists() or entry.is_symlink()):
+                    removed.append(entry.name)
         finally:
             lock.release()
     return removed
@@ -856,6 +904,169 @@ def check_run(folder: str | Path, key: str | None = None) -> str | None:
     return None
 
 
+# --- where a run or a sweep may write -----------------------------------------------------------------
+
+_FAILED_FILES = re.compile(r"(figure-\d+\.png|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.iterdir(), key=lambda p: p.name)
+
+
+def _run_files(folder: Path) -> list[str]:
+    """The names of what the finished run in ``folder`` wrote (every file its ``files.json``
+    lists, then ``files.json``); :class:`ParameterError` when the folder holds anything else or is
+    not recognisably a run's."""
+    if not (folder / FILES).is_file() or not (folder / RESULTS).is_file():
+        content = _entries(folder)
+        if not content:
+            raise ParameterError("is an existing empty folder that privbook did not create")
+        raise ParameterError(f"is an existing folder that privbook did not create (it holds {content[0].name})")
+    try:
+        listed = json.loads((folder / FILES).read_text(encoding="utf-8"))["files"]
+        names = [str(name) for name in listed]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ParameterError(f"its {FILES} is unreadable, so what privbook wrote there is unknown") from None
+    if any("/" in n or "\\" in n or n in {"", ".", "..", FILES} for n in names):
+        raise ParameterError(f"its {FILES} lists an invalid name")
+    allowed = set(names) | {FILES}
+    for entry in _entries(folder):
+        if entry.name not in allowed or entry.is_symlink() or not entry.is_file():
+            raise ParameterError(f"holds {entry.name}, which privbook did not write")
+    return [*sorted(names, key=lambda n: n == RESULTS), FILES]  # recognisable until the last file goes
+
+
+def _failed_files(folder: Path, notebook: str | None) -> list[str]:
+    """The files of a failed run's folder (``<run>.failed``, recognised by its ``error.txt``);
+    :class:`ParameterError` when it holds anything a failed run does not write."""
+    if not (folder / "error.txt").is_file():
+        raise ParameterError(f"{folder.name} exists but is not a failed run's folder (it has no error.txt)")
+    names = []
+    for entry in _entries(folder):
+        known = _FAILED_FILES.fullmatch(entry.name) or (entry.name.endswith(".ipynb") and notebook in {None, entry.name})
+        if not known or entry.is_symlink() or not entry.is_file():
+            raise ParameterError(f"{folder.name} holds {entry.name}, which privbook did not write")
+        names.append(entry.name)
+    return sorted(names, key=lambda n: n == "error.txt")  # error.txt last: the folder stays recognisable
+
+
+def _remove_files(folder: Path, names: list[str]) -> None:
+    """Remove the named files of ``folder`` (in order), then the folder if that left it empty; an
+    entry added meanwhile keeps the folder (``OSError``)."""
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            (folder / name).unlink()
+    folder.rmdir()
+
+
+def _remove_run_folder(folder: Path) -> None:
+    """Remove a finished run's folder: only what its ``files.json`` lists, then ``files.json``
+    (never a folder tree that may hold what privbook did not write)."""
+    _remove_files(folder, _run_files(folder))
+
+
+def _remove_failed_folder(folder: Path, notebook: str | None) -> None:
+    if folder.exists() or folder.is_symlink():
+        _remove_files(folder, _failed_files(folder, notebook))
+
+
+def _is_sweep_folder(folder: Path) -> bool:
+    """Whether a sweep created ``folder``: it has the sweep's marker, or a manifest a sweep wrote."""
+    if (folder / SWEEP_MARKER).is_file():
+        return True
+    try:
+        records = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (isinstance(records, list) and bool(records)
+            and all(isinstance(r, dict) and "run" in r and "status" in r for r in records))
+
+
+def _out_problem(dest: Path, *, sweep: bool, notebook: str | None) -> str | None:
+    """Why ``dest`` (resolved) may not be written by a run (or, ``sweep``, a sweep), or ``None``."""
+    if not dest.name:
+        return "names the filesystem root"
+    cwd = Path.cwd().resolve()
+    if dest == cwd:
+        return "is the current folder"
+    if dest in cwd.parents:
+        return "contains the current folder"
+    with contextlib.suppress(ParameterError, OSError):
+        root = project_root().resolve()
+        if dest == root:
+            return "is the project root"
+        if dest in root.parents:
+            return "contains the project"
+    for parent in dest.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is not a folder"
+            break
+    if dest.is_symlink() and not dest.exists():
+        return "is a dangling symbolic link"
+    try:
+        if dest.exists():
+            if not dest.is_dir():
+                return "is an existing file"
+            if sweep:
+                if not _is_sweep_folder(dest):
+                    content = _entries(dest)
+                    return ("is an existing empty folder that privbook did not create" if not content else
+                            f"is an existing folder that privbook did not create (it holds {content[0].name})")
+            else:
+                _run_files(dest)
+        failed = dest.with_name(dest.name + ".failed")
+        if not sweep and (failed.exists() or failed.is_symlink()):
+            _failed_files(failed, notebook)
+    except ParameterError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    return None
+
+
+def check_out(out: str | Path, *, sweep: bool = False, notebook: str | None = None, label: str | None = None) -> Path:
+    """The folder a run (or, with ``sweep``, a sweep) may write as ``out``, resolved; raises
+    :class:`ParameterError` with one line otherwise. Nothing is created or changed.
+
+    A run may write a new folder or replace a finished run's folder (recognised by its
+    ``files.json`` and ``results.json``) that holds nothing but what that run wrote; its
+    ``<name>.failed`` folder, if any, must hold only what a failed run writes (``error.txt``, ...).
+    A sweep may write a new folder or one a sweep created (its :data:`SWEEP_MARKER` or its
+    manifest). Anything else is refused: an existing file, any other existing folder, empty or
+    not, the current folder or one containing it, the project root or one containing it, the
+    filesystem root. ``notebook`` is the executed notebook's file name (a failed run's folder may
+    hold it); ``label`` names ``out`` in the message (default ``--out OUT``)."""
+    text = str(out)
+    label = label or f"--out {text}"
+    hint = "name a new folder" if label.startswith("--out") else "move it away or name a new folder with --out"
+    if not text.strip():
+        raise ParameterError(f"{label}: is empty; {hint}")
+    try:
+        dest = Path(out).expanduser().resolve()
+    except (OSError, RuntimeError) as exc:
+        raise ParameterError(f"{label}: cannot be resolved ({getattr(exc, 'strerror', None) or exc}); {hint}") from None
+    problem = _out_problem(dest, sweep=sweep, notebook=notebook)
+    if problem:
+        raise ParameterError(f"{label}: {problem}; {hint}")
+    return dest
+
+
+def _mkdirs(folder: Path) -> list[Path]:
+    """``mkdir -p``; returns the folders it created, deepest first (for :func:`_rmdirs`)."""
+    created = [p for p in (folder, *folder.parents) if not p.exists()]
+    with _writing(f"creating {folder}"):
+        folder.mkdir(parents=True, exist_ok=True)
+    return created
+
+
+def _rmdirs(created: list[Path]) -> None:
+    """Remove the folders :func:`_mkdirs` created, those still empty."""
+    for folder in created:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
 def _results_payload(executed: Path, notebook: str, params: dict[str, Any], key: str, seconds: float) -> dict:
     recorded, shown = results.collect(json.loads(executed.read_text(encoding="utf-8")))
     summary = results.claims_summary(shown)
@@ -877,15 +1088,25 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
     a temporary folder renamed into place only after a successful run, under the lock
     ``.<slug>.lock`` (:class:`RunBusy` if another process holds it).
 
-    A run that raises is moved to ``<folder>.failed/`` with ``error.txt`` and the error re-raised.
+    The folder is checked first (:func:`check_out`: a new folder, or a finished run's folder holding
+    only what that run wrote, which is then all that is removed); :class:`ParameterError` before
+    anything is created or started otherwise.
+
+    A run that raises is moved to ``<folder>.failed/`` with ``error.txt`` and the error re-raised
+    (when even that cannot be written, e.g. on a full disk, its temporary folder is removed); an
+    ``OSError`` of writing the run's files is raised as :class:`OutputError`.
     When ``stop()`` becomes true (or, with no ``stop`` and in the main thread, on SIGINT or
     SIGTERM) the kernel is killed, the temporary folder removed and :class:`RunInterrupted` raised.
     """
-    import papermill  # book extra: imported only when a run is requested
-
     path = find_notebook(str(notebook))
     params = validate_parameters(path, values or {})
-    dest = Path(out_dir) if out_dir else project_root() / "runs" / path.stem / run_slug(params)
+    if out_dir:  # checked before anything is created or started
+        dest = check_out(out_dir, notebook=path.name)
+    else:
+        default = project_root() / "runs" / path.stem / run_slug(params)
+        dest = check_out(default, notebook=path.name, label=str(default))
+    import papermill  # book extra: imported only when a run is requested
+
     if stop is None:
         request = StopRequest()
         with request.on_signals():
@@ -893,13 +1114,22 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
                                 progress=progress, stop=request)
     notebook_bytes = path.read_bytes()
     key = run_key(notebook_bytes, params, privlib_fingerprint())
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    lock = FolderLock(dest.with_name(f".{dest.name}.lock"), f"a run of {path.stem} {dest.name}").acquire()
+    created = _mkdirs(dest.parent)
+    try:
+        lock = FolderLock(dest.with_name(f".{dest.name}.lock"), f"a run of {path.stem} {dest.name}").acquire()
+    except BaseException:
+        _rmdirs(created)
+        raise
     try:
         for entry in dest.parent.iterdir():  # debris of this run killed earlier (we hold its lock)
             if _is_debris_of(entry.name, dest.name):
                 _remove(entry)
+        check_out(dest, notebook=path.name, label=f"{dest}")  # again, under the lock
         return _run_locked(papermill, path, params, dest, key, kernel_name, timeout, progress, stop)
+    except OSError:
+        lock.release()
+        _rmdirs(created)  # a full disk: the folders this run created go too, if empty
+        raise
     finally:
         lock.release()
 
@@ -908,9 +1138,11 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
                 timeout: int, progress: bool, stop: Callable[[], bool]) -> Path:
     if stop():
         raise RunInterrupted(getattr(stop, "signum", None))
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
-    apply_umask(tmp)
+    with _writing(f"creating a temporary folder in {dest.parent}"):
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
+        apply_umask(tmp)
     start = time.time()
+    step = "writing the executed notebook"
     try:
         with _kernel_setup() as (config, manager_class, managers):
             watcher = _Watcher(stop, managers)
@@ -925,13 +1157,18 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
                 watcher.join()
         if watcher.fired:  # stopped after the last cell: not a run anyone asked to keep
             raise RunInterrupted(getattr(stop, "signum", None))
+        step = "writing the figures"
         extract_figures(executed, tmp)
         seconds = time.time() - start
         meta = {"notebook": path.name, "parameters": params, "seconds": round(seconds, 3)}
+        step = "writing parameters.json"
         (tmp / "parameters.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         payload = _results_payload(executed, path.name, params, key, seconds)
+        step = f"writing {RESULTS}"
         (tmp / RESULTS).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        step = f"writing {RUN_PAGE}"
         write_run_page(executed, tmp, payload, dest.name)
+        step = f"writing {FILES}"
         _write_file_manifest(tmp)
     except BaseException as exc:
         if stop() or isinstance(exc, KeyboardInterrupt):
@@ -939,21 +1176,63 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
             if isinstance(exc, RunInterrupted) or not isinstance(exc, KeyboardInterrupt):
                 raise RunInterrupted(getattr(stop, "signum", None)) from None
             raise
-        failed = dest.with_name(dest.name + ".failed")
-        shutil.rmtree(failed, ignore_errors=True)
+        wrapped = OutputError(f"{step} of the run {dest}", exc) if (
+            isinstance(exc, OSError) and not isinstance(exc, OutputError)) else None
+        _keep_failed(tmp, dest.with_name(dest.name + ".failed"), wrapped or exc, path.name)
+        if wrapped is not None:
+            raise wrapped from exc
+        raise
+    try:
+        _replace(tmp, dest, path.name)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return dest
+
+
+def _keep_failed(tmp: Path, failed: Path, exc: BaseException, notebook: str) -> None:
+    """Move a failed run's temporary folder to ``failed`` with its ``error.txt``, replacing an
+    earlier failed run's folder; when that is impossible (a full disk; ``failed`` holds what privbook
+    did not write) remove the temporary folder instead and leave ``failed`` as it is."""
+    try:
+        _remove_failed_folder(failed, notebook)
         (tmp / "error.txt").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
         tmp.rename(failed)
-        raise
-    if dest.exists():
+    except (OSError, ParameterError):
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _replace(tmp: Path, dest: Path, notebook: str) -> None:
+    """Put the finished run ``tmp`` in place of ``dest``. A finished run already there loses only
+    what it wrote (its ``files.json`` says what); a folder holding anything else is refused
+    (:func:`check_out` refused it before the run, this checks again), and so is a failed run's
+    folder holding anything a failed run does not write (it is kept as it is)."""
+    failed = dest.with_name(dest.name + ".failed")
+    replaced = dest.exists() or dest.is_symlink()
+    try:  # raises before anything moves
+        if failed.exists() or failed.is_symlink():
+            _failed_files(failed, notebook)
+        if replaced and (dest.is_symlink() or not dest.is_dir()):
+            raise ParameterError("is an existing file")
+        names = _run_files(dest) if replaced else []
+    except ParameterError as exc:
+        raise ParameterError(f"{dest}: {exc}; move it away or name a new folder with --out") from None
+    if replaced:
         old = dest.with_name(f".{dest.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        dest.rename(old)
-        tmp.rename(dest)
-        shutil.rmtree(old, ignore_errors=True)
+        with _writing(f"moving the finished run into {dest}"):
+            dest.rename(old)
+            try:
+                tmp.rename(dest)
+            except BaseException:
+                old.rename(dest)
+                raise
+        with contextlib.suppress(OSError):
+            _remove_files(old, names)  # what remains (added meanwhile) is kept, as .<name>.old
     else:
-        tmp.rename(dest)
-    shutil.rmtree(dest.with_name(dest.name + ".failed"), ignore_errors=True)
-    return dest
+        with _writing(f"moving the finished run into {dest}"):
+            tmp.rename(dest)
+    with contextlib.suppress(OSError, ParameterError):
+        _remove_failed_folder(failed, notebook)
 
 
 def refresh_notebook(path: str | Path, *, timeout: int = 600) -> float:

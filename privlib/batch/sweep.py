@@ -24,6 +24,12 @@ What a sweep guarantees:
   messages quote short excerpts only; oversized grids are refused before any run.
 - **Scheduler errors** (``scheduler=``) are raised as one-line ``SchedulerError`` before any
   file is written.
+- **Only its own folders.** ``out`` must be a new folder or one a sweep created (its marker
+  ``.privbook-sweep``, written first thing, or its manifest), and a point run again replaces only a
+  finished run's files (``runs.check_out``); anything else is refused before any file
+  is written.
+- **A full disk is one error.** An ``OSError`` writing the sweep's own files is raised as
+  ``runs.OutputError`` with no temporary file left; finished points are kept.
 
 Runs go to local worker processes (``jobs``), or to a Dask distributed scheduler when an address
 is given (``dask.distributed.Client`` used as the executor; workers need the repository at the
@@ -36,6 +42,7 @@ import concurrent.futures as cf
 import contextlib
 import csv
 import html
+import io
 import itertools
 import json
 import logging
@@ -311,9 +318,17 @@ def _record_from(payload: dict[str, Any], folder: Path, status: str | None = Non
 # --- manifest and gallery ----------------------------------------------------------------------------
 
 def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file renamed into place; on failure (a full disk) the temporary
+    file is removed, ``path`` is left as it was, and ``runs.OutputError`` is raised."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        with runs._writing(f"writing {path}"):
+            tmp.write_text(text, encoding="utf-8", newline="")
+            os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -> None:
@@ -322,15 +337,14 @@ def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -
     result_names = sorted({k for r in records for k in r.get("results", {})})
     header = ["run", "status", "seconds", *names, "claims_passed", "claims_failed", "failed_claims",
               *result_names, "error"]
-    tmp = out / ".manifest.csv.tmp"
-    with tmp.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(header)
-        for r in records:
-            writer.writerow([r["run"], r["status"], r["seconds"], *(r["parameters"].get(n) for n in names),
-                             r.get("claims_passed", ""), r.get("claims_failed", ""), " ".join(r.get("failed_claims", [])),
-                             *(r.get("results", {}).get(k, "") for k in result_names), r.get("error", "")])
-    os.replace(tmp, out / "manifest.csv")
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(header)
+    for r in records:
+        writer.writerow([r["run"], r["status"], r["seconds"], *(r["parameters"].get(n) for n in names),
+                         r.get("claims_passed", ""), r.get("claims_failed", ""), " ".join(r.get("failed_claims", [])),
+                         *(r.get("results", {}).get(k, "") for k in result_names), r.get("error", "")])
+    _write_atomic(out / "manifest.csv", text.getvalue())
 
 
 def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], names: list[str]) -> Path:
@@ -526,6 +540,44 @@ def _clean_sweep_debris(out_dir: Path) -> None:
     runs.clean_stale_kernel_dirs()
 
 
+def _check_out(path: Path, points: list[dict[str, Any]], out: str | Path | None) -> tuple[Path, bool]:
+    """The sweep's folder and whether it carries the sweep marker; ``runs.ParameterError``
+    (one line) when ``out`` is not a new folder or a sweep's, or when a point to run again would replace
+    a folder holding what privbook did not write. Nothing is created."""
+    default = runs.project_root() / "runs" / path.stem
+    if out is None or Path(out).expanduser().resolve() == default.resolve():
+        out_dir, marked, label = default, False, str(default)  # privbook's own folder: no marker needed
+    else:
+        out_dir, marked, label = runs.check_out(out, sweep=True), True, f"--out {out}"
+    if out_dir.is_dir():
+        todo, _ = plan(path, points, out_dir)
+        for point in todo:
+            runs.check_out(point.folder, notebook=path.name, label=f"{label}: {point.folder.name}")
+    return out_dir, marked
+
+
+def _make_out(out_dir: Path, path: Path, marked: bool) -> list[Path]:
+    """Create the sweep's folder (and its parents), the marker first thing; returns the folders created."""
+    created = runs._mkdirs(out_dir)
+    marker = out_dir / runs.SWEEP_MARKER
+    if marked and not marker.is_file():
+        try:
+            with runs._writing(f"writing {marker}"):
+                marker.write_text(f"a sweep of {path.stem} by privbook writes this folder\n", encoding="utf-8")
+        except BaseException:
+            _unmake_out(out_dir, created)
+            raise
+    return created
+
+
+def _unmake_out(out_dir: Path, created: list[Path]) -> None:
+    """Undo :func:`_make_out` for folders it created (a sweep that could not start)."""
+    if created:
+        with contextlib.suppress(OSError):
+            (out_dir / runs.SWEEP_MARKER).unlink()
+    runs._rmdirs(created)
+
+
 def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Path | None = None, jobs: int | None = None,
               scheduler: str | None = None, allow_large: bool = False, progress: bool = True,
               timeout: int = 600, wait: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -537,20 +589,28 @@ def run_sweep(notebook: str | Path, grid: dict[str, list[Any]], *, out: str | Pa
     reasons, waiting for a lock). Raises :class:`privlib.batch.runs.ParameterError` (bad grid),
     ``SchedulerError`` or :class:`privlib.batch.runs.RunBusy` (another sweep writes ``out``; with
     ``wait`` the sweep waits for it) before running anything.
+
+    ``out`` must be a new folder or a sweep's (``ParameterError`` otherwise, before anything runs).
+    Writing the lock, manifest or gallery on a full disk raises ``runs.OutputError`` (an ``OSError``;
+    no temporary file is left).
     """
     log = log or (lambda message: None)
     path = runs.find_notebook(str(notebook))
     points = expand_grid(path, grid, allow_large=allow_large)
     if jobs is not None and jobs < 1:
         raise runs.ParameterError(f"-j must be at least 1, got {jobs}")
-    out_dir = Path(out) if out else runs.project_root() / "runs" / path.stem
+    out_dir, marked = _check_out(path, points, out)  # before any file is written or kernel started
     stop = runs.StopRequest()
     client = _connect(scheduler) if scheduler else None  # before any file is written
     try:
         with stop.on_signals():
-            out_dir.mkdir(parents=True, exist_ok=True)
-            lock = runs.FolderLock(out_dir / SWEEP_LOCK, f"a sweep of {path.stem}")
-            lock.acquire(wait=wait, stop=stop, on_wait=log)
+            created = _make_out(out_dir, path, marked)
+            try:
+                lock = runs.FolderLock(out_dir / SWEEP_LOCK, f"a sweep of {path.stem}")
+                lock.acquire(wait=wait, stop=stop, on_wait=log)
+            except BaseException:
+                _unmake_out(out_dir, created)
+                raise
             try:
                 _clean_sweep_debris(out_dir)
                 return _sweep_locked(path, points, out_dir, jobs, client, progress, timeout, stop, log)
