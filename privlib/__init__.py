@@ -3,7 +3,7 @@
 Layers, each using only the ones below it:
 
 - ``privlib.batch``: the ``privbook`` command (runs, sweeps, the CLI);
-- ``privlib.book``: what chapters use to show and record results (prose, plotting, results);
+- ``privlib.book``: what chapters use to show and record results (prose, plotting, results, explore);
 - ``privlib.verify``: the claims registry (``claims``) and the claims of each chapter;
 - ``privlib.papers``: one module per paper (intervals and pufferfish, leakage, minimax,
   affiliation, statistical), each paper's closed forms, bounds and examples;
@@ -26,7 +26,7 @@ _HOMES = {
     "intervals": "papers", "pufferfish": "papers", "leakage": "papers", "minimax": "papers",
     "affiliation": "papers", "statistical": "papers",
     "claims": "verify",
-    "prose": "book", "plotting": "book", "results": "book",
+    "prose": "book", "plotting": "book", "results": "book", "explore": "book",
     "runs": "batch", "sweep": "batch", "cli": "batch",
 }
 """Short name of each public module and the layer it lives in."""

@@ -38,6 +38,7 @@ import ast
 import contextlib
 import dataclasses
 import hashlib
+import html
 import json
 import logging
 import math
@@ -701,8 +702,30 @@ class _Watcher(threading.Thread):
 
 # --- runs ------------------------------------------------------------------------------------------
 
+RUN_PAGE = "run.html"
+FIGURES = "figures.json"
+
+
+def figure_records(nb: dict) -> list[dict[str, str]]:
+    """Every PNG figure of an executed notebook (as parsed JSON), in order: its file name in a run
+    folder (``figure-NN.png``), its number, the caption the chapter gives it (the cell's
+    ``mystnb.figure`` caption, else its alt text) and its alt text (the figure's title and axes)."""
+    records = []
+    for cell in nb.get("cells", []):
+        meta = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+        for output in cell.get("outputs", []):
+            if "image/png" not in output.get("data", {}):
+                continue
+            alt = str(output.get("metadata", {}).get("image/png", {}).get("alt", ""))
+            number = len(records) + 1
+            records.append({"file": f"figure-{number:02d}.png", "number": str(number), "name": str(meta.get("name", "")),
+                            "caption": str(meta.get("caption", "")) or alt, "alt": alt or f"figure {number}"})
+    return records
+
+
 def extract_figures(notebook: Path, folder: Path) -> list[Path]:
-    """Write every PNG output of an executed notebook to ``folder/figure-NN.png``."""
+    """Write every PNG output of an executed notebook to ``folder/figure-NN.png``, and their
+    numbers, captions and alt texts (:func:`figure_records`) to ``folder/figures.json``."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     written = []
     for cell in nb.get("cells", []):
@@ -713,7 +736,161 @@ def extract_figures(notebook: Path, folder: Path) -> list[Path]:
                 path = folder / f"figure-{len(written) + 1:02d}.png"
                 path.write_bytes(b64decode("".join(png) if isinstance(png, list) else png))
                 written.append(path)
+    (folder / FIGURES).write_text(json.dumps(figure_records(nb), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return written
+
+
+def read_figures(folder: Path) -> list[dict[str, str]]:
+    """The figures of a run folder as :func:`extract_figures` recorded them (for a folder written
+    before captions were recorded: its ``figure-NN.png`` files, numbered, without captions)."""
+    try:
+        records = json.loads((Path(folder) / FIGURES).read_text(encoding="utf-8"))
+        if isinstance(records, list) and all(isinstance(r, dict) and "file" in r for r in records):
+            return records
+    except (OSError, ValueError):
+        pass
+    return [{"file": f.name, "number": str(k), "name": "", "caption": "", "alt": f"figure {k}"}
+            for k, f in enumerate(sorted(Path(folder).glob("figure-*.png")), 1)]
+
+
+# MyST roles of the chapters' Markdown, as plain text in the run page (nbconvert renders CommonMark)
+_ROLE = re.compile(r"\{([a-z:-]+)\}`([^`]*)`")
+
+
+def _plain_roles(text: str, numbers: dict[str, str]) -> str:
+    def replace(match: re.Match) -> str:
+        role, body = match.group(1), match.group(2)
+        target = body.rsplit("<", 1)[-1].rstrip(">").strip() if "<" in body else body.strip()
+        shown = body.split("<", 1)[0].strip() if "<" in body else ""
+        if role == "numref":
+            return f"Figure {numbers[target]}" if target in numbers else (shown or "the figure")
+        if role.startswith("cite"):
+            return "[" + body.replace(",", "; ") + "]"
+        if role == "eq":
+            return f"({target})"
+        if role in ("math",):
+            return f"${body}$"
+        return shown or target.rsplit("/", 1)[-1]
+    return _ROLE.sub(replace, text)
+
+
+_TEX_SYMBOLS = {"varepsilon": "ε", "epsilon": "ε", "delta": "δ", "Delta": "Δ", "alpha": "α", "beta": "β",
+                "gamma": "γ", "theta": "θ", "mu": "μ", "nu": "ν", "pi": "π", "rho": "ρ", "sigma": "σ", "ell": "ℓ",
+                "pm": "±", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "mapsto": "↦", "to": "→",
+                "times": "×", "cdot": "·", "log": "log", "exp": "exp", "sup": "sup", "min": "min", "max": "max"}
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_INLINE_TEX = re.compile(r"\$([^$]+)\$")
+
+
+def plain_tex(text: str) -> str:
+    """Inline TeX (``$...$``) as plain text where it is simple (Greek letters, relations, sub- and
+    superscripts); anything else stays as written. For captions on pages without MathJax."""
+    def replace(match: re.Match) -> str:
+        body = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX_SYMBOLS.get(m.group(1), m.group(0)), match.group(1))
+        body = body.replace("\\,", " ")
+        body = re.sub(r"_\{?([0-9]+)\}?", lambda m: m.group(1).translate(_SUBSCRIPTS), body)
+        body = re.sub(r"\^\{([^{}]*)\}", lambda m: "^" + (m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), body)
+        body = re.sub(r"_\{([^{}]*)\}", r"_\1", body)
+        return match.group(0) if "\\" in body or "{" in body else body
+    return _INLINE_TEX.sub(replace, text)
+
+
+def _umask() -> int:
+    """The process's umask (from /proc on Linux, so that no thread sees it changed)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def apply_umask(folder: Path) -> None:
+    """Give a folder made private by :func:`tempfile.mkdtemp` (``drwx------``) the permissions
+    the user's umask gives a new folder."""
+    os.chmod(folder, 0o777 & ~_umask())
+
+
+_PAGE_STYLE = """
+body{font-family:system-ui,sans-serif;max-width:52em;margin:1em auto;padding:0 1em;line-height:1.5;color:#1a1a1a}
+h1{font-size:1.6em} figure{margin:1em 0} figure img{max-width:100%;height:auto}
+figcaption{font-size:.9em;color:#333} table{border-collapse:collapse;font-size:.9em} td,th{padding:.2em .6em;vertical-align:top}
+.summary{background:#f3f6fa;border:1px solid #cdd6e1;padding:.6em 1em;margin:1em 0}
+.summary th{text-align:left} .FAILED{color:#a00;font-weight:bold}
+div.jp-InputArea pre, div.highlight pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}
+div.jp-OutputArea-output pre{white-space:pre-wrap;font-size:.85em}
+.jp-InputPrompt,.jp-OutputPrompt{display:none}
+"""
+
+
+def write_run_page(executed: Path, folder: Path, payload: dict[str, Any], name: str | None = None) -> Path:
+    """Write ``folder/run.html``: the executed chapter as a person reads it (nbconvert's HTML, code
+    hidden where the book hides it, the interactive figures of the book left out as their static
+    figure is there, figures as the run folder's PNG files with "Figure N." and their caption)
+    after a summary of the run: its parameters, its claims and their statuses. The page loads
+    nothing from another host (TeX is shown as written, simple inline TeX of captions as text).
+    ``name`` is the run's name in its title (default: the folder's)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
+
+    nb = nbformat.read(executed, as_version=4)
+    figures = figure_records(json.loads(executed.read_text(encoding="utf-8")))
+    numbers = {f["name"]: f["number"] for f in figures if f["name"]}
+    it = iter(figures)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = _plain_roles(cell.source, numbers)
+            continue
+        if cell.cell_type != "code":
+            continue
+        kept = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "privbook-explore" in str(data.get("text/html", "")):
+                continue  # an interactive figure of the HTML book: its static figure is just above
+            if "image/png" in data:
+                fig = next(it)
+                output = nbformat.from_dict({"output_type": "display_data", "metadata": {}, "data": {"text/html": (
+                    f"<figure id='figure-{fig['number']}'><img src='{html.escape(fig['file'])}' alt='{html.escape(fig['alt'])}'>"
+                    f"<figcaption><b>Figure {fig['number']}.</b> {html.escape(plain_tex(_plain_roles(fig['caption'], numbers)))}"
+                    "</figcaption></figure>")}})
+            elif "text/markdown" in data:
+                data["text/markdown"] = _plain_roles(str(data["text/markdown"]), numbers)
+            kept.append(output)
+        cell.outputs = kept
+    nb.metadata.pop("widgets", None)
+    remove = TagRemovePreprocessor(remove_cell_tags={"remove-cell"}, remove_input_tags={"hide-input", "remove-input"},
+                                   remove_all_outputs_tags={"remove-output"}, enabled=True)
+    exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True)
+    exporter.register_preprocessor(remove, enabled=True)
+    body, _ = exporter.from_notebook_node(nb)
+
+    params = payload.get("parameters", {})
+    rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(json.dumps(v))}</td></tr>" for k, v in params.items())
+    claims_rows = "".join(
+        f"<tr><td>{html.escape(str(c.get('id', '')))}</td><td>{html.escape(str(c.get('item', '')))}</td>"
+        f"<td class='{html.escape(str(c.get('status', '')))}'>{html.escape(str(c.get('status', '')))}</td></tr>"
+        for c in payload.get("claims", []))
+    title = f"{Path(executed).stem}: {(name or folder.name) if params else 'default parameters'}"
+    page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)}</title><style>{_PAGE_STYLE}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1><section class='summary' aria-label='summary of the run'>"
+            f"<p>Run of <code>{html.escape(Path(executed).name)}</code> in {payload.get('seconds', 0):g} s. "
+            f"Parameters changed from the chapter's defaults: {'none' if not params else ''}</p>"
+            + (f"<table>{rows}</table>" if rows else "")
+            + f"<p>Claims: {html.escape(str(payload.get('claims_summary', 'none shown')))}.</p>"
+            + (f"<details><summary>Every claim shown</summary><table><tr><th>claim</th><th>item</th><th>status</th></tr>"
+               f"{claims_rows}</table></details>" if claims_rows else "")
+            + f"<p>Figures: {len(figures)}; files of this run: <code>{html.escape(FILES)}</code>.</p></section>"
+            f"<main>{body}</main></body></html>\n")
+    path = folder / RUN_PAGE
+    path.write_text(page, encoding="utf-8")
+    return path
 
 
 def _sha256(path: Path) -> str:
@@ -771,7 +948,7 @@ def check_run(folder: str | Path, key: str | None = None) -> str | None:
 
 # --- where a run or a sweep may write -----------------------------------------------------------------
 
-_FAILED_FILES = re.compile(r"(figure-\d+\.png|parameters\.json|results\.json|files\.json|error\.txt)")
+_FAILED_FILES = re.compile(r"(figure-\d+\.png|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -945,8 +1122,9 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
                  stop: Callable[[], bool] | None = None) -> Path:
     """Execute ``notebook`` with validated parameters through papermill; returns the run folder.
 
-    The run folder (default ``runs/<notebook>/<slug>``) receives the executed notebook, its
-    figures (``figure-NN.png``), ``parameters.json``, ``results.json`` (the same record a sweep
+    The run folder (default ``runs/<notebook>/<slug>``, with the user's umask) receives the
+    executed notebook, its page ``run.html`` (:func:`write_run_page`), its figures
+    (``figure-NN.png``, captions in ``figures.json``), ``parameters.json``, ``results.json`` (the same record a sweep
     point has: parameters, resume key, claims and their statuses, recorded results, versions)
     and, written last, ``files.json`` (size and SHA-256 of each file). Everything is written into
     a temporary folder renamed into place only after a successful run, under the lock
@@ -1004,6 +1182,7 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
         raise RunInterrupted(getattr(stop, "signum", None))
     with _writing(f"creating a temporary folder in {dest.parent}"):
         tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
+        apply_umask(tmp)
     start = time.time()
     step = "writing the executed notebook"
     try:
@@ -1029,6 +1208,8 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
         payload = _results_payload(executed, path.name, params, key, seconds)
         step = f"writing {RESULTS}"
         (tmp / RESULTS).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        step = f"writing {RUN_PAGE}"
+        write_run_page(executed, tmp, payload, dest.name)
         step = f"writing {FILES}"
         _write_file_manifest(tmp)
     except BaseException as exc:

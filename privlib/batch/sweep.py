@@ -348,36 +348,59 @@ def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -
 
 
 def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], names: list[str]) -> Path:
-    """``gallery.html``: one row per run, its parameters and claim statuses beside its figures
-    (relative links, readable offline)."""
+    """``gallery.html``: one row per run, its parameters and claim statuses beside its figures,
+    each labelled with its number and its chapter's caption (relative links, readable offline).
+    A run's name links to its page (``run.html``: the executed chapter, figures with captions and
+    its claims), or to its notebook for a run folder written before run pages existed.
+
+    The figures keep the y axis each run drew: they are PNG images drawn by each run's notebook,
+    whose axis limits follow that run's parameters, so the page says so above the table (and
+    gives every figure its run's parameters next to it) rather than pretending the axes agree."""
     rows = []
     for r in records:
         params = "<br>".join(f"{html.escape(n)} = {html.escape(str(r['parameters'].get(n)))}" for n in names)
         folder = Path(r["folder"])
+        base = html.escape(folder.name)
         if r["status"] in {"failed", "interrupted", "not run"}:
             cell = f"<span class='failed'>{html.escape(r['status'])}: {html.escape(r.get('error', ''))}</span>"
         else:
-            figs = sorted(folder.glob("figure-*.png"))
-            cell = "".join(f"<a href='{html.escape(folder.name)}/{f.name}'><img src='{html.escape(folder.name)}/{f.name}' "
-                           f"alt='{html.escape(f.stem)} of run {html.escape(folder.name)}'></a>" for f in figs) or "(no figures)"
+            figs = [f for f in runs.read_figures(folder) if (folder / f["file"]).is_file()]
+            cell = "".join(
+                f"<figure><a href='{base}/{html.escape(f['file'])}'><img src='{base}/{html.escape(f['file'])}' "
+                f"alt='{html.escape(f['alt'])} (run {html.escape(folder.name)})'></a>"
+                f"<figcaption><b>Figure {html.escape(f['number'])}.</b> {html.escape(_short(runs.plain_tex(f['caption'])))}</figcaption></figure>"
+                for f in figs) or "(no figures)"
         claims = ""
         if "claims_summary" in r:
             css = " class='failed'" if r.get("failed_claims") else ""
             claims = f"<br><span{css}>claims: {html.escape(r['claims_summary'])}</span>"
-        rows.append(f"<tr><td class='params'><a href='{html.escape(folder.name)}/{html.escape(notebook.name)}'>"
+        page = runs.RUN_PAGE if (folder / runs.RUN_PAGE).is_file() else notebook.name
+        rows.append(f"<tr><td class='params'><a href='{base}/{html.escape(page)}'>"
                     f"{html.escape(r['run'])}</a><br>{params}<br>{html.escape(r['status'])}{claims}</td>"
-                    f"<td>{cell}</td></tr>")
+                    f"<td class='figures'>{cell}</td></tr>")
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>Sweep of {html.escape(notebook.stem)}</title><style>"
             "body{font-family:sans-serif;margin:1em} td{vertical-align:top;border-top:1px solid #ccc;padding:.5em}"
-            " td.params{white-space:nowrap;font-size:90%} img{width:calc(50% - 1em);max-width:720px;height:auto;margin-right:.5em} .failed{color:#b00}"
+            " td.params{white-space:nowrap;font-size:90%} td.figures{display:flex;flex-wrap:wrap;gap:1em}"
+            " figure{margin:0;width:calc(50% - 1em);max-width:720px} figure img{width:100%;height:auto}"
+            " figcaption{font-size:85%} .failed{color:#b00}"
             f"</style></head><body><h1>Sweep of {html.escape(notebook.stem)}</h1>"
             f"<p>{len(records)} runs. Parameters varied: {html.escape(', '.join(names))}. "
             f"Claims: {html.escape(claims_line(records))}.</p>"
+            "<p>Each run's name opens its page: the executed chapter with its figures, captions and claims. "
+            "Figures are numbered as in that page. Each figure keeps the axes its run drew (the notebook chooses "
+            "them from the run's parameters): read the tick labels before comparing heights across runs.</p>"
             f"<table>{''.join(rows)}</table></body></html>\n")
     path = out / "gallery.html"
     _write_atomic(path, page)
     return path
+
+
+def _short(caption: str, limit: int = 160) -> str:
+    """A caption's first sentence, at most ``limit`` characters."""
+    first = caption.split(". ", 1)[0].split(": ", 1)[0] if len(caption) > limit else caption
+    return first if len(first) <= limit else first[:limit - 1].rstrip() + "…"
 
 
 def claims_line(records: list[dict[str, Any]]) -> str:
