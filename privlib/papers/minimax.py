@@ -101,13 +101,13 @@ def geometric_count_channel(n: int, eps0: float) -> FiniteChannel:
     n = v.integer("n", n, low=1)
     e0 = v.scalar("eps0", eps0, low=0.0, low_open=True)
     v.power_limit("n", 2, n, notions.MAX_DATABASES, "databases")
+    v.size_limit("n", 2**n * (n + 1), notions.MAX_CELLS, "table entries (2**n databases x n + 1 outputs)")
+    # one row per count (the law depends on x through sum x only), then one row per database
     z = np.arange(n + 1)
-
-    def row(x: tuple[int, ...]) -> NDArray[np.float64]:
-        w = np.exp(-e0 * np.abs(z - sum(x)))
-        return w / w.sum()
-
-    return FiniteChannel.from_function(row, 2, n)
+    w = np.exp(-e0 * np.abs(z[:, None] - z[None, :]))
+    w /= w.sum(axis=1, keepdims=True)
+    counts = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).sum(axis=1)
+    return FiniteChannel(w[counts], 2, n)
 
 
 def canonical_dp_pair(eps: float, delta: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
