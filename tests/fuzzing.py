@@ -290,6 +290,7 @@ BASELINES: dict[str, dict] = {
     "notions.maximal_leakage": dict(channel=_GEO, model=_IID, i=0),
     "notions.leakage_capacity": dict(channel=_GEO, model=_IID, i=0),
     "notions.statistical_delta": dict(channel=_GEO, model=_IID, epsilon=0.5, i=0),
+    "notions.log_statistical_delta": dict(channel=_GEO, model=_IID, epsilon=0.5, i=0),
     "notions.all_notions": dict(channel=_RR, model=_IID3, i=0, epsilon=0.5, gamma=0.5),
     "notions.standard_mechanisms": dict(n=3, epsilon=1.0, sigma=1.0),
     "notions.standard_models": dict(n=3, p=0.3, rho=0.5, coupling=0.5),
@@ -545,6 +546,7 @@ INF_OK = {"notions.clones_model", "notions.standard_models", "pufferfish.pufferf
 #: the function documents as inf (bounds e^{eps d} p)
 INF_OK_ARGUMENTS = {
     ("profiles.log_hockey_stick", "epsilon"),          # log delta = -inf beyond the largest loss
+    ("notions.log_statistical_delta", "epsilon"),      # log delta = -inf beyond the largest loss
     ("statistical.log_subsampling_delta", "epsilon"),  # log 0
     ("statistical.log_subsampling_delta", "n"),
     ("statistical.log_binomial_pmf", "size"), ("statistical.log_binomial_pmf", "pi"),

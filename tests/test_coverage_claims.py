@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import coverage_claims  # noqa: E402
 import mutation  # noqa: E402
 
-from privlib.verify import mutation_report  # noqa: E402
+from privlib.book import mutation_report  # noqa: E402
 
 
 def _functions(path: Path) -> set[str]:

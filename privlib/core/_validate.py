@@ -71,7 +71,7 @@ def real(
     lo = arr.min()
     if lo != lo:
         raise ValueError(f"{name} must not contain NaN")
-    need_hi = finite or high < np.inf
+    need_hi = finite or high < np.inf or high_open
     hi = arr.max() if need_hi else lo
     if need_hi and hi != hi:  # pragma: no cover - min would have been NaN
         raise ValueError(f"{name} must not contain NaN")

@@ -342,11 +342,12 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``-expm1`` of those exponents (no difference of logs): relative accuracy at tiny epsilon. The
     parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
     tail ratios from :func:`_log_binomial_mills`, so the cost per output is independent of n and
-    nothing overflows at n = 10^8 or beyond.
+    nothing overflows at n = 10^8 or beyond. The exact factors ``e^eps`` are represented up to
+    epsilon = 700, the largest epsilon accepted (beyond it use :func:`laplace_count_pml_sup`).
     """
     n = v.integer("n", n, low=1, high=10**12)
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
-    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
+    eps = v.scalar("epsilon", epsilon, low=0.0, high=700.0, low_open=True)
     y_arr = v.real("y", y)
     c = n * np.atleast_1d(y_arr).ravel() - 1.0   # entry i = 1 puts the count at k + 1
     m = n - 1                                    # the other entries: S' ~ Bin(n - 1, theta)

@@ -54,7 +54,7 @@ def hockey_stick_null_atoms(seed: int = 5, size: int = 9) -> Evidence:
 
 
 hockey_stick_null_atoms.mutant("profiles.hockey_stick", "e^eps q left infinite where e^eps overflows (one output's term)")(
-    edit("exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + log_q[huge]) - q[huge]", "pass"))
+    edit("exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + np.log(q[huge])) - q[huge]", "pass"))
 
 
 hockey_stick_null_atoms.mutant("profiles.hockey_stick", "bin sums beyond the next epsilon left infinite where e^eps overflows")(
