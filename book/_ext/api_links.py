@@ -3,7 +3,7 @@
 - Function names in the chapters' text, written as code with privlib's short module names
   (```statistical.theorem_deltas```, ```profiles.laplace_delta(...)```, ```privlib.statistical```), link
   to their entry on the API page (book/api.md, autodoc) when it has one. Claim records link their
-  names the same way (``privlib.verify.claims.api_target``).
+  names the same way (``privlib.verify.markup.api_target``).
 - Docstrings of module constants are descriptions, not "type: description" pairs: napoleon would
   read the text before the first colon of their first line as a type.
 """
@@ -18,7 +18,7 @@ _MODULE = re.compile(r"privlib\.([a-z_]+)")
 
 
 def _target(text: str) -> str | None:
-    from privlib.verify.claims import api_target
+    from privlib.verify.markup import api_target
 
     import privlib
 
