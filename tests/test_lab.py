@@ -199,7 +199,7 @@ _LAB_PROBE = r"""(() => {
   const all = (selector) => panel ? [...panel.querySelectorAll(selector)] : [];
   return JSON.stringify({
     title: (document.querySelector('.lm-DockPanel .lm-TabBar-tab.lm-mod-current') || {textContent: ''}).textContent,
-    loaded: all('.jp-Cell').length > 0 && !!panel.querySelector('.jp-Cell:last-child .jp-InputArea'),
+    loaded: all('.jp-Cell').length > 0 && !!panel.querySelector('.jp-Cell:last-child .jp-Cell-inputWrapper'),
     kernel: all('.jp-Toolbar-kernelName').map(e => e.textContent.trim()).join(''),
     status: all('[data-status]').map(e => e.dataset.status).join(''),
     dirty: document.querySelectorAll('.lm-DockPanel .lm-TabBar-tab.lm-mod-current.jp-mod-dirty').length,

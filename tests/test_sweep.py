@@ -20,6 +20,12 @@ import pytest
 from privlib import runs, sweep
 
 
+def _finished_results(base: Path) -> list[Path]:
+    """``results.json`` of the finished run folders (pathlib's ``*`` also matches the hidden
+    ``.partial`` folder of a run still being written, whose results.json comes before files.json)."""
+    return [p for p in base.glob("*/results.json") if not p.parent.name.startswith(".")]
+
+
 @pytest.fixture()
 def private_tmp():
     """A short private temporary directory (TMPDIR of the commands under test), so that the
@@ -122,10 +128,10 @@ def test_sweep_killed_half_way_completes_only_what_is_missing_and_cleans_the_deb
     proc = _start(tiny_project, "sweep", "tiny", "--grid", "scale=1,2,3", "--grid", "pause=2", "-j", "1", "-q",
                   tmpdir=private_tmp)
     base = tiny_project / "runs" / "tiny"
-    _wait_for(lambda: list(base.glob("*/results.json")) and list(base.glob(".*.partial")))
+    _wait_for(lambda: list(_finished_results(base)) and list(base.glob(".*.partial")))
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
-    finished = {p.parent.name for p in base.glob("*/results.json")}
+    finished = {p.parent.name for p in _finished_results(base)}
     assert 1 <= len(finished) < 3
     # nothing unfinished looks finished: every plain run folder matches its files.json
     for folder in base.iterdir():
