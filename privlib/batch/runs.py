@@ -725,7 +725,7 @@ def figure_records(nb: dict) -> list[dict[str, str]]:
 
 def extract_figures(notebook: Path, folder: Path) -> list[Path]:
     """Write every PNG output of an executed notebook to ``folder/figure-NN.png``, and their
-    numbers, captions and alt texts (:func:`figure_records`) to ``folder/figures.json``."""
+    numbers, captions and alt texts (``figure_records``) to ``folder/figures.json``."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     written = []
     for cell in nb.get("cells", []):
@@ -1123,7 +1123,7 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
     """Execute ``notebook`` with validated parameters through papermill; returns the run folder.
 
     The run folder (default ``runs/<notebook>/<slug>``, with the user's umask) receives the
-    executed notebook, its page ``run.html`` (:func:`write_run_page`), its figures
+    executed notebook, its page ``run.html`` (``write_run_page``), its figures
     (``figure-NN.png``, captions in ``figures.json``), ``parameters.json``, ``results.json`` (the same record a sweep
     point has: parameters, resume key, claims and their statuses, recorded results, versions)
     and, written last, ``files.json`` (size and SHA-256 of each file). Everything is written into

@@ -100,7 +100,7 @@ def posterior(prior: ArrayLike, channel: ArrayLike) -> tuple[NDArray[np.float64]
 def pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]:
     """Pointwise maximal leakage ``l(X -> y) = log max_{x in supp P_X} P(y | x) / P_Y(y)`` of every
     output (Theorem 1, the closed form of Definition 2.3); 0 for outputs of probability 0.
-    The core's definition, :func:`privlib.core.notions.prior_channel_pml`, on the validated
+    The core's definition, ``privlib.core.notions.prior_channel_pml``, on the validated
     prior and channel (one matrix product; tiny leakages from the gaps ``top - P(y | x)``, so
     they keep their digits; outputs whose terms all underflow redone in log-space)."""
     prior, channel = _prior_channel(prior, channel)
@@ -341,7 +341,7 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``e^eps``) from entry 1 to entry 0, so ``D / A_1 = 1 - A_0 / A_1`` is a weighted mean of
     ``-expm1`` of those exponents (no difference of logs): relative accuracy at tiny epsilon. The
     parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
-    tail ratios from :func:`_log_binomial_mills`, so the cost per output is independent of n and
+    tail ratios from ``_log_binomial_mills``, so the cost per output is independent of n and
     nothing overflows at n = 10^8 or beyond. The exact factors ``e^eps`` are represented up to
     epsilon = 700, the largest epsilon accepted (beyond it use :func:`laplace_count_pml_sup`).
     """

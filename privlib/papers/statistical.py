@@ -69,7 +69,7 @@ _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
 def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
     """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size: the first
-    from :func:`privlib.core._logspace.log_binomial_pmf`, the rest by summing the exact log-ratios
+    from ``privlib.core._logspace.log_binomial_pmf``, the rest by summing the exact log-ratios
     ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per term)."""
     j = start[:, None] + np.arange(count, dtype=float)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -81,7 +81,7 @@ def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, 
 
 def log_binomial_pmf(k: ArrayLike, size: int, pi: float) -> NDArray[np.float64]:
     """``log P(K = k)`` for ``K ~ Bin(size, pi)``, vectorized over k (``-inf`` outside 0..size),
-    accurate to a few ulps for any size (:func:`privlib.core._logspace.log_binomial_pmf`). The
+    accurate to a few ulps for any size (``privlib.core._logspace.log_binomial_pmf``). The
     building block of every law of the paper (Lemma 4)."""
     size = v.integer("size", size, low=0, high=_MAX_N)
     pi = v.scalar("pi", pi, low=0.0, high=1.0)
