@@ -23,7 +23,7 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from privlib import leakage, mechanisms
 

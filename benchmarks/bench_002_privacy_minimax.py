@@ -23,7 +23,7 @@ from pathlib import Path
 
 import mpmath
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import optimize, stats
 
 from privlib import minimax
 

@@ -61,7 +61,7 @@ import resource  # noqa: E402
 import select  # noqa: E402
 import signal  # noqa: E402
 import time  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 
 #: outcome classes, in report order
 OUTCOMES = ("value", "refused", "ugly", "silent", "accepted", "hang", "memory")

@@ -22,10 +22,6 @@ from privlib.core import _validate as v
 __all__ = ["LaplaceMechanism", "GaussianMechanism", "RandomizedResponse", "GeometricMechanism"]
 
 
-def _rng(rng: np.random.Generator | int | None) -> np.random.Generator:
-    return v.rng("rng", rng)
-
-
 @dataclass(frozen=True)
 class LaplaceMechanism:
     """Laplace mechanism ``y = value + Lap(sensitivity / epsilon)``; epsilon-DP for a query of
@@ -61,7 +57,7 @@ class LaplaceMechanism:
                rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
         """Draw outputs for the true value(s) ``value``."""
         value = v.real("value", value)
-        return _rng(rng).laplace(loc=value, scale=self.scale, size=size)
+        return v.rng("rng", rng).laplace(loc=value, scale=self.scale, size=size)
 
 
 @dataclass(frozen=True)
@@ -103,7 +99,7 @@ class GaussianMechanism:
                rng: np.random.Generator | int | None = None) -> NDArray[np.float64]:
         """Draw outputs for the true value(s) ``value``."""
         value = v.real("value", value)
-        return _rng(rng).normal(loc=value, scale=self.sigma, size=size)
+        return v.rng("rng", rng).normal(loc=value, scale=self.sigma, size=size)
 
 
 @dataclass(frozen=True)
@@ -154,7 +150,7 @@ class RandomizedResponse:
         x = np.asarray(x)
         if not np.issubdtype(x.dtype, np.integer) or (x < 0).any() or (x >= self.k).any():
             raise ValueError(f"x must hold integer symbols in [0, {self.k - 1}]")
-        gen = _rng(rng)
+        gen = v.rng("rng", rng)
         keep = gen.random(x.shape) < self.p_truth
         # A uniformly chosen *other* symbol: shift by 1..k-1 modulo k.
         other = (x + gen.integers(1, self.k, size=x.shape)) % self.k
@@ -200,7 +196,7 @@ class GeometricMechanism:
         value = np.asarray(value)
         if not np.issubdtype(value.dtype, np.integer):
             raise TypeError(f"value must be integer-valued (the geometric mechanism releases integers), got dtype {value.dtype}")
-        gen = _rng(rng)
+        gen = v.rng("rng", rng)
         p = -np.expm1(-self.epsilon / self.sensitivity)  # 1 - alpha without cancellation
         shape = np.broadcast_shapes(np.shape(value), () if size is None else np.atleast_1d(size).tolist())
         noise = gen.geometric(p, size=shape) - gen.geometric(p, size=shape)

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from privlib.core import _validate as v
-from privlib.core import notions, profiles
+from privlib.core import notions
 from privlib.core.chtp import (_canonical_pairs, conditional_tv, hard_chtp_sup, min_weighted_test_error,
                                soft_chtp_sup, tradeoff_curve)
 from privlib.core.notions import FiniteChannel

@@ -26,7 +26,7 @@ from scipy.sparse import csgraph
 from privlib.core import _validate as v
 from privlib.core._logspace import log_binomial_pmf, max_log_ratio
 from privlib.papers import intervals
-from privlib.core import notions, profiles
+from privlib.core import notions
 
 __all__ = [
     "multiplicative_distance",
