@@ -6,10 +6,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import integrate, special
+from scipy import integrate, optimize, special
 
 from privlib.core import mechanisms, profiles
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, reference
+from privlib.verify.source_mutants import edit
 
 
 def _quad_hockey_stick(logp, logq, epsilon: float, kink: float) -> float:
@@ -148,9 +149,32 @@ def _(hockey_stick):
     return lambda p, q, eps: (np.asarray(p)[None, :] - np.exp(np.asarray(eps))[:, None] * np.asarray(q)[None, :]).sum(axis=1)
 
 
+@reference
+def _equal_variance_crossing(mechanism_epsilon: float) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """The crossing of the Laplace and Gaussian curves at equal variance (sensitivity 1), both by
+    adaptive quadrature of their hockey-stick integrals, located by Brent's method; with the two
+    quadrature curves on a grid of ``[0, 1.5 eps0]`` that holds the crossing's neighbours."""
+    lap = mechanisms.LaplaceMechanism(mechanism_epsilon)
+    sigma = np.sqrt(2.0) * lap.scale
+    gauss = mechanisms.GaussianMechanism(sigma)
+
+    def lap_quad(eps: float) -> float:
+        return _quad_hockey_stick(lambda y: lap.logpdf(y, 0.0), lambda y: lap.logpdf(y, 1.0), eps,
+                                  (1.0 - eps * lap.scale) / 2.0)
+
+    def gauss_quad(eps: float) -> float:
+        return _quad_hockey_stick(lambda y: gauss.logpdf(y, 0.0), lambda y: gauss.logpdf(y, 1.0), eps,
+                                  (1.0 - 2.0 * sigma**2 * eps) / 2.0)
+
+    cross = optimize.brentq(lambda e: lap_quad(e) - gauss_quad(e), 0.0, mechanism_epsilon,
+                            xtol=1e-15, rtol=1e-13)
+    grid = np.concatenate([np.linspace(0.0, 1.5, 16) * mechanism_epsilon, cross * (1.0 + np.array([-1e-3, 1e-3]))])
+    return cross, grid, np.array([lap_quad(e) for e in grid]), np.array([gauss_quad(e) for e in grid])
+
+
 @claim("curves/gaussian-dominates-laplace-tail", item="Laplace vs Gaussian at equal variance",
-       statement="At equal noise variance and sensitivity, the Gaussian curve lies above the Laplace curve for large $\\varepsilon$ (Laplace reaches $\\delta = 0$, the Gaussian never does), and below it for small $\\varepsilon$.",
-       method="Monte Carlo estimates of the Gaussian $E_P[(1 - e^{\\varepsilon - L})_+]$ with 2e5 draws, with 5-standard-error bands (3e-7 per one-sided case, a family-wise error below 1e-5 over the 15 comparisons): gaussian_delta inside the band at every $\\varepsilon$; the Laplace closed form below the band at $\\varepsilon \\ge \\varepsilon_0$ and above it at $\\varepsilon = \\varepsilon_0/4$")
+       statement="At equal noise variance and sensitivity, the Gaussian curve lies above the Laplace curve for large $\\varepsilon$ (Laplace reaches $\\delta = 0$, the Gaussian never does), and below it for small $\\varepsilon$: the two cross once, at $\\varepsilon^* < \\varepsilon_0$.",
+       method="both curves by adaptive quadrature of their hockey-stick integrals (the mechanisms' densities, not the closed forms) on 16 points of $[0, 1.5\\varepsilon_0]$ and at $\\varepsilon^*(1 \\pm 10^{-3})$, with $\\varepsilon^*$ the quadrature curves' crossing (Brent): laplace_delta and gaussian_delta against them (atol 1e-9), their order on each side of $\\varepsilon^*$, even $10^{-3}$ from it, and the crossing of the closed forms against the quadrature's (rtol 1e-6); at $\\varepsilon_0$ and at $\\varepsilon_0/20$ (where gaussian_delta integrates its narrow tail difference); a Monte Carlo check of gaussian_delta with 2e5 draws and a 5-standard-error band (3e-7 per case)")
 def gaussian_dominates_laplace_tail(mechanism_epsilon: float = 1.0, seed: int = 1) -> Evidence:
     rng = np.random.default_rng(seed)
     lap = mechanisms.LaplaceMechanism(mechanism_epsilon)
@@ -161,14 +185,43 @@ def gaussian_dominates_laplace_tail(mechanism_epsilon: float = 1.0, seed: int = 
     terms = np.clip(1.0 - np.exp(eps[:, None] - loss[None, :]), 0.0, None)
     mc = terms.mean(axis=1)
     band = 5 * terms.std(axis=1, ddof=1) / np.sqrt(y.size)
-    laplace = profiles.laplace_delta(eps, mechanism_epsilon)
-    large = eps >= mechanism_epsilon
-    return all_of(at_most(np.abs(profiles.gaussian_delta(eps, gauss.mu) - mc), band, atol=0.0,
-                          detail="|gaussian_delta - Monte Carlo| within 5 standard errors"),
-                  at_most(laplace[large], (mc - band)[large], atol=0.0,
-                          detail="eps >= eps0: Laplace delta below the Gaussian's band"),
-                  at_most((mc + band)[:1], laplace[:1], atol=0.0,
-                          detail="eps = eps0 / 4: Laplace delta above the Gaussian's band"))
+    curves_ours, curves_quad, below, above, cross_ours, cross_quad = [], [], [], [], [], []
+    for eps0 in (mechanism_epsilon, mechanism_epsilon / 20):
+        cross, grid, lap_q, gauss_q = _equal_variance_crossing(eps0)
+        mu = eps0 / np.sqrt(2.0)
+        lap_c, gauss_c = profiles.laplace_delta(grid, eps0), profiles.gaussian_delta(grid, mu)
+        curves_ours += [lap_c, gauss_c]
+        curves_quad += [lap_q, gauss_q]
+        left = grid < cross
+        below.append(np.concatenate([gauss_c[left], lap_c[~left]]))
+        above.append(np.concatenate([lap_c[left], gauss_c[~left]]))
+        diff = lambda e, eps0=eps0, mu=mu: float(profiles.laplace_delta(e, eps0) - profiles.gaussian_delta(e, mu))
+        cross_ours.append(optimize.brentq(diff, 0.0, eps0, xtol=1e-15, rtol=1e-13)
+                          if diff(0.0) > 0 > diff(eps0) else 0.0)
+        cross_quad.append(cross)
+    return all_of(close(np.concatenate(curves_ours), np.concatenate(curves_quad), atol=1e-9, rtol=0.0,
+                        detail="both closed forms against quadrature, eps0 and eps0/20"),
+                  at_most(np.concatenate(below), np.concatenate(above), atol=0.0,
+                          detail="the lower curve on each side of the crossing: Gaussian before, Laplace after"),
+                  close(cross_ours, cross_quad, rtol=1e-6, atol=0.0,
+                        detail="the closed forms' crossing against the quadrature's"),
+                  at_most(np.abs(profiles.gaussian_delta(eps, gauss.mu) - mc), band, atol=0.0,
+                          detail="|gaussian_delta - Monte Carlo| within 5 standard errors"))
+
+
+@gaussian_dominates_laplace_tail.mutant("profiles.laplace_delta", "exponent's factor 1/2 dropped")
+def _(laplace_delta):
+    return edit("out *= 0.5", "out *= 1.0")(laplace_delta)
+
+
+@gaussian_dominates_laplace_tail.mutant("profiles._log_gaussian_delta", "narrow branch: Gauss-Legendre half-width h/2 in place of h")
+def _(log_gaussian_delta):
+    return edit("excess[narrow] = h[narrow] * (", "excess[narrow] = h[narrow] / 2 * (")(log_gaussian_delta)
+
+
+@gaussian_dominates_laplace_tail.mutant("profiles._log_gaussian_delta", "wide branch: e^eps factor dropped (eps not subtracted)")
+def _(log_gaussian_delta):
+    return edit("excess -= eps\n", "excess -= 0.0\n")(log_gaussian_delta)
 
 
 @gaussian_dominates_laplace_tail.mutant("profiles.gaussian_delta", "mu read as sigma (1 / mu passed)")

@@ -10,6 +10,7 @@ from scipy import stats
 from privlib.papers import leakage
 from privlib.core import mechanisms
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
+from privlib.verify.source_mutants import edit
 from privlib.verify.pointwise_maximal_leakage._routes import (
     _approach_tolerance,
     _databases,
@@ -214,31 +215,61 @@ def _(pml):
                  r"releasing it: with all $n$ entries equal (or equal with probability $\rho$) and "
                  r"$Y = \sum_i X_i + \mathrm{Lap}(1/\varepsilon)$, $\sup_y \ell(X_1 \to y) \to -\log \min(\theta, 1-\theta)$.",
        method="privlib's tail formula against the supremum over a fine output grid of the PML computed by direct "
-              "summation of the mixture densities (binomial weights from scipy) at n = 20, theta = 0.3, "
-              "rho in {0.1, 1}; the limit: within 1e-9 of the ceiling, and never above it, for n up to 4000")
+              "summation of the mixture densities (binomial weights from scipy) at n = 20, rho in {0.1, 1} and both "
+              "theta and 1 - theta, so that each tail is the maximiser once (the upper one for theta < 1/2, the "
+              "lower one for theta > 1/2: checked on the grid); the limit, for both theta: within 1e-9 of the "
+              "ceiling at n = 4000, and never above it, for n up to 4000")
 def thm_10(n: int = 20, theta: float = 0.3, epsilon: float = 0.1) -> Evidence:
     lap = mechanisms.LaplaceMechanism(epsilon)
     y = np.linspace(-80.0, n + 80.0, 40001)
-    closed, grid = [], []
+    closed, grid, sides = [], [], []
     k = np.arange(n)
-    log_w = stats.binom.logpmf(k, n - 1, theta)
-    for rho in (0.1, 1.0):
-        dens = []
-        for z in (0, 1):
-            iid = np.logaddexp.reduce(log_w[:, None] + lap.logpdf(y[None, :], (k + z)[:, None].astype(float)), axis=0)
-            together = lap.logpdf(y, float(n * z))
-            dens.append(np.logaddexp(np.log(rho) + together, np.log1p(-rho) + iid) if rho < 1 else together)
-        mix = np.logaddexp(np.log(theta) + dens[1], np.log1p(-theta) + dens[0])
-        grid.append(float((np.maximum(dens[0], dens[1]) - mix).max()))
-        closed.append(float(leakage.correlated_count_pml_sup(n, theta, epsilon, rho)))
-    ceiling = -np.log(min(theta, 1 - theta))
+    thetas = sorted({theta, 1.0 - theta})
+    for th in thetas:
+        log_w = stats.binom.logpmf(k, n - 1, th)
+        for rho in (0.1, 1.0):
+            dens = []
+            for z in (0, 1):
+                iid = np.logaddexp.reduce(log_w[:, None] + lap.logpdf(y[None, :], (k + z)[:, None].astype(float)), axis=0)
+                together = lap.logpdf(y, float(n * z))
+                dens.append(np.logaddexp(np.log(rho) + together, np.log1p(-rho) + iid) if rho < 1 else together)
+            leak = np.maximum(dens[0], dens[1]) - np.logaddexp(np.log(th) + dens[1], np.log1p(-th) + dens[0])
+            grid.append(float(leak.max()))
+            upper, lower = float(leak[y > n].max()), float(leak[y < 0].max())
+            if th != 0.5:
+                sides.append((upper > lower) == (th < 0.5))
+            closed.append(float(leakage.correlated_count_pml_sup(n, th, epsilon, rho)))
     sizes = np.array([10, 100, 1000, 4000])
-    limit = np.concatenate([leakage.correlated_count_pml_sup(sizes, theta, eps, rho)
-                            for eps in (0.1, 1.0) for rho in (0.1, 1.0)])
+    limit, ceiling, reached, ceiling_reached = [], [], [], []
+    for th in thetas:
+        values = np.concatenate([leakage.correlated_count_pml_sup(sizes, th, eps, rho)
+                                 for eps in (0.1, 1.0) for rho in (0.1, 1.0)])
+        limit.append(values)
+        ceiling.append(np.full(values.size, -np.log(min(th, 1 - th))))
+        reached.append(values.reshape(4, -1)[:, -1])
+        ceiling_reached.append(ceiling[-1][:4])
     return all_of(
-        close(closed, grid, atol=1e-9, rtol=0.0, detail="sup over outputs vs a fine grid (n = 20)"),
-        at_most(limit, np.full(limit.size, ceiling), atol=1e-12, detail="never above -log min(theta, 1 - theta)"),
-        close(limit.reshape(4, -1)[:, -1], ceiling, atol=1e-9, rtol=0.0, detail="reaches it at n = 4000"))
+        close(closed, grid, atol=1e-9, rtol=0.0, detail="sup over outputs vs a fine grid (n = 20, theta and 1 - theta)"),
+        holds(all(sides), detail="the maximising tail: upper for theta < 1/2, lower for theta > 1/2 (grid)"),
+        at_most(np.concatenate(limit), np.concatenate(ceiling), atol=1e-12,
+                detail="never above -log min(theta, 1 - theta)"),
+        close(np.concatenate(reached), np.concatenate(ceiling_reached), atol=1e-9, rtol=0.0,
+              detail="reaches it at n = 4000 (both theta)"))
+
+
+@thm_10.mutant("leakage.correlated_count_pml_sup", "the upper tail only (the lower tail's supremum dropped)")
+def _(f):
+    return edit("np.maximum(np.maximum(tail(1.0), tail(-1.0)), 0.0)", "np.maximum(tail(1.0), 0.0)")(f)
+
+
+@thm_10.mutant("leakage.correlated_count_pml_sup", "lower tail's far branch with theta and 1 - theta swapped")
+def _(f):
+    return edit("-np.log((1.0 - th) + th * np.exp(neg))", "-np.log(th + (1.0 - th) * np.exp(neg))")(f)
+
+
+@thm_10.mutant("leakage.correlated_count_pml_sup", "lower tail's near branch weighted by 1 - theta, not theta")
+def _(f):
+    return edit("x_down = th * np.expm1(neg)", "x_down = (1.0 - th) * np.expm1(neg)")(f)
 
 
 @thm_10.mutant("leakage.correlated_count_pml_sup", "the equal-entries component shifted by eps, not n eps")
