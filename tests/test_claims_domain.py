@@ -124,7 +124,6 @@ KNOWN_NARROW: dict[str, str] = {
     "003/thm-3-4-converse": "fails at seed 0",
     "003/remark-3-6": "fails at epsilon = 4",
     "003/parity-mixture": "formula (6) is exceeded at epsilon = 4 (slack -0.86 at lambda = 0.05)",
-    "003/thm-a-2": "fails at degrees other than 3",
     "004/erratum-e5-e6": "the printed threshold's delta_+ is positive at n = 30, pi = 0.125",
     "004/lemma-6": "fails away from n = 1000, epsilon = 0.01",
     "004/erratum-e1": "the printed sum falls short by 9.9e-5, not 1e-4, at n = 556, m = 179, pi = 0.933, epsilon = 0.001",

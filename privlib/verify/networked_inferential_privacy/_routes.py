@@ -137,3 +137,23 @@ _one_direction = {z: _wrong_formula((z,), normalised=True) for z in (0, 1)}
 
 
 _unnormalised = _wrong_formula((0, 1), normalised=False)
+
+
+@reference
+def _balls_limit(degree: np.ndarray, beta: np.ndarray, epsilon: np.ndarray, plus: bool = False,
+                 levels: int = 200_000) -> np.ndarray:
+    """The root's worst case on balls of the D-regular tree, level by level from the leaves, for
+    balls so deep (``levels``) that the sequence has stopped moving: the cavity field of a leaf is
+    ``h = eps/2`` (free boundary; the balls increase to the sup over the family) or, for ``plus``,
+    ``+inf`` (every leaf pinned; at h = 0 the balls decrease to the spontaneous value); each level
+    adds ``(D - 1) artanh(tanh(beta) tanh(H))``, the root ``D`` such terms. No fixed-point solver:
+    the finite trees themselves, vectorised over the cases."""
+    d, t = np.asarray(degree, dtype=float), np.tanh(np.asarray(beta, dtype=float))
+    h = np.asarray(epsilon, dtype=float) / 2.0
+    field = h + (d - 1) * np.asarray(beta, dtype=float) if plus else h.copy()  # u(+inf) = beta
+    for level in range(levels):
+        new = h + (d - 1) * np.arctanh(t * np.tanh(field))
+        if level % 1000 == 0 and np.array_equal(new, field):
+            break
+        field = new
+    return 2.0 * (h + d * np.arctanh(t * np.tanh(field)))
