@@ -157,3 +157,34 @@ def _balls_limit(degree: np.ndarray, beta: np.ndarray, epsilon: np.ndarray, plus
             break
         field = new
     return 2.0 * (h + d * np.arctanh(t * np.tanh(field)))
+
+
+@reference
+def _exact_solve(gamma: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """``(I - Gamma)^{-1} eps`` by Gauss-Jordan elimination in exact rational arithmetic on the
+    floats' exact values (no floating-point solver, no series), rounded once at the end."""
+    from fractions import Fraction
+
+    n = gamma.shape[0]
+    rows = [[Fraction(int(i == j)) - Fraction(float(gamma[i, j])) for j in range(n)] + [Fraction(float(eps[i]))]
+            for i in range(n)]
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col] != 0:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+    return np.array([float(row[-1]) for row in rows])
+
+
+def _near_independent_instances() -> list[tuple[np.ndarray, np.ndarray]]:
+    """Weakly coupled Ising priors (|beta| <= 0.02, a field on one record) with small and large
+    eps: Gamma is nearly 0, where the worst case over all mechanisms tends to eps_i."""
+    out = []
+    for beta, eps in ((0.01, [0.05, 0.3, 1.0]), (0.02, [1.0, 0.4, 0.5]), (-0.015, [2.0, 2.0, 0.1])):
+        prior = affiliation.ising_prior(3, [(0, 1), (1, 2)], beta, [0.0, 0.3, 0.0])
+        out.append((prior, np.array(eps)))
+    return out
