@@ -10,6 +10,7 @@ from scipy import integrate, stats
 from privlib.papers import intervals, pufferfish
 from privlib.core import mechanisms
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.source_mutants import edit
 from privlib.verify.inferential_limits._routes import (
     _cube,
     _events_d_mult,
@@ -21,7 +22,7 @@ from privlib.verify.inferential_limits._routes import (
 
 @claim("000/thm-4-1", item="Theorem 4.1 (Example 4.4)",
        statement="For the Laplace-privatised sum of $n = 10$ binary records, every data model's output density lies between $\\ell(t) = e^{-\\varepsilon n} \\sup_x p_x(t)$ and $u(t) = e^{\\varepsilon n} \\inf_x p_x(t)$, and point-mass models touch both for $t \\le 0$.",
-       method="the suprema by enumerating all $2^{10}$ datasets; exact output densities of 200 random data models (Dirichlet weights on all datasets, and binomial models) summed over datasets; the all-ones and all-zeros point masses")
+       method="the suprema by enumerating all $2^{10}$ datasets; exact output densities of 200 random data models (Dirichlet weights on all datasets, and binomial models) summed over datasets; the all-ones and all-zeros point masses; Figure 2's bounds (the count $q$ ranging over the interval $[0, n]$) against the supremum and infimum of $p_q(t)$ over 100001 equally spaced $q$ in $[0, n]$, endpoints included (tolerance $\\varepsilon h/2$ from the grid's step $h$)")
 def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
     rng = np.random.default_rng(seed)
     t = np.linspace(-2.0 * n, 3.0 * n, 251)
@@ -39,7 +40,20 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
             p_theta = stats.binom.pmf(np.arange(n + 1), n, rng.uniform()) @ dens_q
         ratios += [(lower / p_theta).max(), (p_theta / upper).max()]
     left = t <= 0
-    return all_of(close(np.r_[lower, upper, gen_lower, gen_upper], np.r_[brute_lower, brute_upper, brute_lower, brute_upper],
+    # Figure 2 draws the bounds with q over the interval [0, n]: sup and inf over a fine grid of q
+    q = np.linspace(0.0, n, 100_001)
+    log_sup, log_inf = [], []
+    for block in np.array_split(t, 11):
+        log_q = stats.laplace.logpdf(block[:, None] - q[None, :], scale=1.0 / epsilon)
+        log_sup.append(log_q.max(axis=1))
+        log_inf.append(log_q.min(axis=1))
+    fig_lower, fig_upper = intervals.laplace_sum_bounds(t, n, epsilon, "interval")
+    grid_lower = np.exp(np.concatenate(log_sup) - epsilon * n)
+    grid_upper = np.exp(np.concatenate(log_inf) + epsilon * n)
+    step = n / (q.size - 1)
+    return all_of(close(np.r_[fig_lower, fig_upper], np.r_[grid_lower, grid_upper], rtol=epsilon * step / 2 + 1e-12,
+                        detail="Figure 2's bounds (q in [0, n]) against the sup and inf over a fine grid of q"),
+                  close(np.r_[lower, upper, gen_lower, gen_upper], np.r_[brute_lower, brute_upper, brute_lower, brute_upper],
                         rtol=1e-12, detail="Example 4.4's closed form and the general bounds against the suprema over all datasets"),
                   at_most(ratios, 1.0 + 1e-12, atol=0.0, detail="largest ratio of a bound to a model's density, on the wrong side"),
                   close(np.r_[dens_q[n][left], dens_q[0][left]], np.r_[lower[left], upper[left]], rtol=1e-12,
@@ -47,6 +61,11 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
 
 
 thm_4_1.mutant("intervals.laplace_sum_bounds", "diameter n - 1 in place of n")(_laplace_bounds_diameter_minus_one)
+
+
+@thm_4_1.mutant("intervals.laplace_sum_bounds", "interval support: q rounded down to an integer")
+def _(function):
+    return edit("nearest = np.clip(t, 0.0, float(n))", "nearest = np.clip(np.floor(t), 0.0, float(n))")(function)
 
 
 @thm_4_1.mutant("intervals.density_bounds", "sup and inf swapped")
