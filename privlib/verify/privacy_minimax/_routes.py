@@ -80,3 +80,27 @@ def _marginal_by_loop(table: np.ndarray, laws: np.ndarray) -> np.ndarray:
 
 def _tv(a: np.ndarray, b: np.ndarray) -> float:
     return float(0.5 * np.abs(a - b).sum())
+
+
+def _noise_coefficient_by_calibration(mechanism: str, n: int, d: int, alpha: float, delta: float) -> float:
+    """``E||W||^2 / T^2`` of estimator (20)'s noise, from each mechanism's own calibration and the
+    sensitivities of the projected mean measured on two extreme samples (one record moved across
+    the ball): KL-Gaussian ``sigma^2 = D_2^2 / (2 alpha)`` (KL of two normals = alpha), classical
+    Gaussian ``sigma = D_2 sqrt(2 log(1.25/delta)) / alpha``, Laplace scale ``D_1 / alpha`` per
+    coordinate (variance twice its square)."""
+    T = 1.0
+    x = np.zeros((n, d))
+    gaps = []
+    for direction in (np.eye(d)[0], np.ones(d) / np.sqrt(d)):  # the l2 and the l1 worst directions
+        a, b = x.copy(), x.copy()
+        a[0], b[0] = -3 * T * direction, 3 * T * direction
+        proj = [row * min(1.0, T / np.linalg.norm(row)) if np.linalg.norm(row) > 0 else row for row in (a[0], b[0])]
+        gaps.append((proj[1] - proj[0]) / n)
+    d2, d1 = float(np.linalg.norm(gaps[0])), float(np.abs(gaps[1]).sum())
+    if mechanism == "kl":
+        return d * d2 ** 2 / (2 * alpha) / T ** 2
+    if mechanism == "gauss":
+        return d * (d2 * np.sqrt(2 * np.log(1.25 / delta)) / alpha) ** 2 / T ** 2
+    if mechanism == "laplace":
+        return d * 2 * (d1 / alpha) ** 2 / T ** 2
+    raise ValueError(f"unknown mechanism {mechanism!r}")

@@ -12,7 +12,8 @@ from scipy import integrate, stats
 from privlib.papers import minimax as mm
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
-from privlib.verify.privacy_minimax._routes import _z_max
+from privlib.verify.privacy_minimax._routes import _noise_coefficient_by_calibration, _z_max
+from privlib.verify.source_mutants import edit
 
 
 @claim("002/lemma3-bias", item="Lemma 3",
@@ -138,31 +139,72 @@ def _(noise_coefficient):
 
 
 @claim("002/prop6-risk", item="Proposition 6 and (31)",
-       statement="The exact squared error of estimator (20) on the least favourable two-point laws stays below bound (31), $r^2/n + C_k r^2 c_W^{(k-1)/k}$ at the optimal truncation, $C_k = k (k-1)^{-(k-1)/k}$ (constants ours).",
-       method="Monte Carlo of the estimator on full samples (2000 replicates per case, 6 cases) against privlib's exact two-point risk, within the z-score whose two-sided normal tail over all cases is $10^{-6}$ (5.3 standard errors); privlib's (31) at its optimal truncation against the closed form; the exact worst case below (31)",
-       checks=("minimax.worst_two_point_risk", "minimax.risk_bound_31", "minimax.optimal_truncation", "minimax.private_mean"))
+       statement="The exact squared error of estimator (20) on the least favourable two-point laws stays below bound (31), $r^2/n + C_k r^2 c_W^{(k-1)/k}$ at the optimal truncation, $C_k = k (k-1)^{-(k-1)/k}$ (constants ours); for $k = \\infty$ ($\\|X\\| \\le r$, $T = r$) the bound $r^2/n + c_W r^2$ is attained by $\\pm r e_1$ with probability 1/2.",
+       method="the reference risk from its own formula, with the noise coefficient $c_W$ recomputed from each mechanism's calibration and the projected mean's sensitivities measured on two extreme samples (not privlib's noise_coefficient): Monte Carlo of the estimator on full samples (2000 replicates per case, 9 cases: KL, Gaussian, Laplace at $k = 2, 4, \\infty$) against it, within the z-score whose two-sided normal tail over all cases is $10^{-6}$ (5.3 standard errors); privlib's exact worst two-point risk against it at privlib's least favourable $p$ (rtol 1e-12); privlib's (31) at its optimal truncation against the closed form with the recomputed $c_W$; the exact worst case below (31) for finite $k$, and equal to it at $k = \\infty$",
+       checks=("minimax.worst_two_point_risk", "minimax.risk_bound_31", "minimax.optimal_truncation", "minimax.private_mean",
+               "minimax.noise_coefficient"))
 def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
     rng = np.random.default_rng(seed)
-    n, d, alpha, r = 200, 4, 0.5, 1.0
-    z_obs, lhs, rhs, closed_form = [], [], [], []
+    n, d, alpha, r, delta = 200, 4, 0.5, 1.0, 1e-5
+    z_obs, lhs, rhs, closed_form, ours, exact, inf_risk, inf_bound, inf_ref = [], [], [], [], [], [], [], [], []
     for mech in ("kl", "gauss", "laplace"):
-        for k in (2.0, 4.0):
-            c = float(mm.noise_coefficient(mech, n, d, alpha, 1e-5))
-            T = float(mm.optimal_truncation(r, k, c))
-            risk, p = mm.worst_two_point_risk(r, k, n, d, alpha, mech, 1e-5)
-            u = r * p ** (-1 / k)
+        c_ref = _noise_coefficient_by_calibration(mech, n, d, alpha, delta)
+        for k in (2.0, 4.0, np.inf):
+            T = float(mm.optimal_truncation(r, k, float(mm.noise_coefficient(mech, n, d, alpha, delta))))
+            risk, p = mm.worst_two_point_risk(r, k, n, d, alpha, mech, delta)
+            risk, p = float(risk), float(p)
             X = np.zeros((reps, n, d))
-            X[..., 0] = u * (rng.random((reps, n)) < p)
-            est = mm.private_mean(X, mech, alpha, T, 1e-5, rng)
-            loss = np.sum((est - np.array([p * u] + [0.0] * (d - 1))) ** 2, axis=1)
-            z_obs.append(abs(loss.mean() - risk) / (loss.std(ddof=1) / np.sqrt(reps)))
-            lhs.append(float(risk))
-            rhs.append(float(mm.risk_bound_31(r, k, n, T, c)))
-            closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c ** ((k - 1) / k))
+            if np.isinf(k):  # +-r e_1 with probability 1/2: no truncation bias at T = r
+                X[..., 0] = r * np.where(rng.random((reps, n)) < 0.5, 1.0, -1.0)
+                target, reference_risk = 0.0, r ** 2 / n + c_ref * r ** 2
+            else:
+                u = r * p ** (-1 / k)
+                X[..., 0] = u * (rng.random((reps, n)) < p)
+                cu = min(u, T)
+                target = p * u
+                reference_risk = (p * (cu - u)) ** 2 + cu ** 2 * p * (1 - p) / n + c_ref * T ** 2
+            est = mm.private_mean(X, mech, alpha, T, delta, rng)
+            loss = np.sum((est - np.array([target] + [0.0] * (d - 1))) ** 2, axis=1)
+            z_obs.append(abs(loss.mean() - reference_risk) / (loss.std(ddof=1) / np.sqrt(reps)))
+            ours.append(risk)
+            exact.append(reference_risk)
+            bound = float(mm.risk_bound_31(r, k, n, T, float(mm.noise_coefficient(mech, n, d, alpha, delta))))
+            if np.isinf(k):
+                inf_risk.append(risk)
+                inf_bound.append(bound)
+                inf_ref.append(reference_risk)
+            else:
+                lhs.append(risk)
+                rhs.append(bound)
+                closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c_ref ** ((k - 1) / k))
     return all_of(at_most(z_obs, _z_max(len(z_obs)), atol=0.0,
-                          detail="z-scores of the Monte Carlo mean against the exact risk"),
+                          detail="z-scores of the Monte Carlo mean against the reference risk"),
+                  close(ours, exact, rtol=1e-12, detail="privlib's worst two-point risk against the reference risk"),
                   close(rhs, closed_form, rtol=1e-12, detail="(31) at the optimal truncation is r^2/n + C_k r^2 c_W^((k-1)/k)"),
-                  at_most(lhs, rhs, detail="exact worst two-point risk below bound (31)"))
+                  at_most(lhs, rhs, detail="exact worst two-point risk below bound (31), k = 2, 4"),
+                  close(np.r_[inf_risk, inf_bound], np.r_[inf_ref, inf_ref], rtol=1e-12,
+                        detail="k = inf: the worst risk and (31) at T = r both equal r^2/n + c_W r^2 (attained)"))
+
+
+@prop6_risk.mutant("minimax.noise_coefficient", "Laplace calibrated by the l2 sensitivity (d in place of d^2)")
+def _(noise_coefficient):
+    return edit("return 8.0 * d_ ** 2 / (n_ ** 2 * a_ ** 2)", "return 8.0 * d_ / (n_ ** 2 * a_ ** 2)")(noise_coefficient)
+
+
+@prop6_risk.mutant("minimax.noise_coefficient", "KL noise with the factor 2 dropped (KL = Delta^2 / sigma^2)")
+def _(noise_coefficient):
+    return edit("return 2.0 * d_ / (n_ ** 2 * a_)", "return 1.0 * d_ / (n_ ** 2 * a_)")(noise_coefficient)
+
+
+@prop6_risk.mutant("minimax.worst_two_point_risk", "k = inf: the noise term dropped")
+def _(worst_two_point_risk):
+    return edit("return r_ ** 2 / n_ + c * r_ ** 2, np.full(c.shape, 0.5)",
+                "return r_ ** 2 / n_, np.full(c.shape, 0.5)")(worst_two_point_risk)
+
+
+@prop6_risk.mutant("minimax.risk_bound_31", "k = inf: no bias only beyond r (T > r, not T >= r)")
+def _(risk_bound_31):
+    return edit("np.where(t >= r_, 0.0, np.inf)", "np.where(t > r_, 0.0, np.inf)")(risk_bound_31)
 
 
 @prop6_risk.mutant("minimax.risk_bound_31", "bias term r^{2k}/T^{2(k-1)} dropped")
