@@ -104,3 +104,44 @@ def _noise_coefficient_by_calibration(mechanism: str, n: int, d: int, alpha: flo
     if mechanism == "laplace":
         return d * 2 * (d1 / alpha) ** 2 / T ** 2
     raise ValueError(f"unknown mechanism {mechanism!r}")
+
+
+@reference
+def _canonical_soft_level(eps: float, delta: float, gammas: tuple[float, ...], grid: int = 26) -> np.ndarray:
+    """The soft-conditioning CHTP level of the canonical (eps, delta)-DP pair (Kairouz, Oh &
+    Viswanath: atoms delta, (1 - delta) e^eps/(1 + e^eps), (1 - delta)/(1 + e^eps), 0 and their
+    mirror) at each gamma, without privlib's search: the conditional TV on a grid of ``grid``
+    points per axis of weights in [0, 1]^4, polished by Nelder-Mead (no gradient; the constraint
+    <w, p> >= gamma as a penalty) from the three best feasible grid points."""
+    from scipy import optimize
+
+    e = np.exp(eps)
+    a, b = (1 - delta) * e / (1 + e), (1 - delta) / (1 + e)
+    p, q = np.array([delta, a, b, 0.0]), np.array([0.0, b, a, delta])
+    axis = np.linspace(0.0, 1.0, grid)
+    w = np.stack(np.meshgrid(*[axis] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+    mass_p, mass_q = w @ p, w @ q
+    keep = (mass_p > 0) & (mass_q > 0)
+    w, mass_p, mass_q = w[keep], mass_p[keep], mass_q[keep]
+    tv = 0.5 * np.abs(w * p / mass_p[:, None] - w * q / mass_q[:, None]).sum(axis=1)
+    out = []
+    for gamma in gammas:
+        feasible = np.flatnonzero(mass_p >= gamma)
+        starts = feasible[np.argsort(-tv[feasible], kind="stable")[:3]]
+
+        def negative(x, gamma=gamma):
+            x = np.clip(x, 0.0, 1.0)
+            A, B = x @ p, x @ q
+            if A <= 0 or B <= 0:
+                return 10.0
+            return -0.5 * np.abs(x * p / A - x * q / B).sum() + 1e3 * max(0.0, gamma - A)
+
+        best = float(tv[starts[0]])
+        for j in starts:
+            res = optimize.minimize(negative, w[j], method="Nelder-Mead",
+                                    options={"xatol": 1e-13, "fatol": 1e-15, "maxfev": 20000})
+            x = np.clip(res.x, 0.0, 1.0)
+            if x @ p >= gamma - 1e-12:
+                best = max(best, -negative(x))
+        out.append(best)
+    return np.array(out)
