@@ -12,8 +12,11 @@ from scipy import integrate, optimize, special, stats
 from privlib.papers import minimax as mm
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
+from privlib.verify.source_mutants import edit
 from privlib.verify.privacy_minimax._routes import (
     _marginal_by_loop,
+    _shifted_uniform_le_cam,
+    _subsample_le_cam,
     _random_channel,
     _samples,
     _subsets,
@@ -151,14 +154,9 @@ def _(marginal):
     return wrong
 
 
-def _brute_max(f, lo: float, hi: float, points: int = 200_001) -> float:
-    """``max f`` over a uniform grid of ``points`` values of ``log p`` in ``[lo, hi]``."""
-    return float(np.max(f(np.exp(np.linspace(lo, hi, points)))))
-
-
 @claim("002/prop2-tv-mean", item="Proposition 2",
        statement="Under $\\alpha$-TV privacy, mean estimation over $E\\|X\\|^k \\le r^k$ costs at least $\\max_p \\frac{r^2}{8} p^{a}(1 - \\alpha n p)$, $a = 2(k-1)/k$, of order $r^2 \\min\\{1, (n\\alpha)^{-a}\\}$ (constant derived here): the two-point construction has $k$-th moment $r^k$, mean gap $r p^{(k-1)/k}$ and TV $p$.",
-       method="exact rational moments and TV of the construction; privlib's bound (closed-form maximiser) against a brute-force maximum over $2 \\times 10^5$ values of $p$; the bound below the exact worst two-point risk of the TV-private estimator (KL mechanism at level $2\\alpha^2$, Pinsker)",
+       method="exact rational moments and TV of the construction; privlib's bound against Le Cam's bound for a concrete TV-private channel, computed independently: the channel releases how many of $m$ records drawn without replacement equal $u$ (TV level $m/n$, by exact sums), the TV of its release under $P_0^n$ and $P_1^n$ summed exactly (binomial times hypergeometric), maximised over $2 \\times 10^4$ values of $p$; with $m = 1$, $n = \\lceil 1/\\alpha \\rceil$ the two are equal (the bound is attained: rtol 1e-6), with $m = 2$ the bound lies between 0.5 and 1 times it; $k = 2, 4, \\infty$; the bound below the exact worst two-point risk of the TV-private estimator (KL mechanism at level $2\\alpha^2$, Pinsker)",
        checks=("minimax.lower_bound_tv_mean",))
 def prop2_tv_mean(alpha: float = 0.1) -> Evidence:
     facts = []
@@ -170,19 +168,31 @@ def prop2_tv_mean(alpha: float = 0.1) -> Evidence:
         facts += [moment == 1, tv == p, gap == {2: Fraction(1, 4), 4: Fraction(1, 27)}[k]]  # r p^{(k-1)/k}
     construction = holds(all(facts), detail="k-th moment r^k, mean gap r p^((k-1)/k) and TV p, exactly")
     n = np.logspace(1, 7, 13)
-    lhs, rhs, brute, ours = [], [], [], []
+    lhs, rhs, tight_ours, tight_le_cam, two_ours, two_le_cam, levels, level_ref = [], [], [], [], [], [], [], []
+    n1, n2 = math.ceil(1 / alpha - 1e-9), math.ceil(2 / alpha - 1e-9)  # TV levels 1/n1 and 2/n2, at most alpha
     for k in (2.0, 4.0, np.inf):
         a = 2.0 - 2.0 / k
-        bound = mm.lower_bound_tv_mean(n, alpha, 1.0, k)
-        ours.append(bound)
-        brute.append([_brute_max(lambda p: p ** a / 8 * np.clip(1 - alpha * m * p, 0, None), -20.0, 0.0) for m in n])
+        for m, nn, ours, le_cam in ((1, n1, tight_ours, tight_le_cam), (2, n2, two_ours, two_le_cam)):
+            value, level = _subsample_le_cam(nn, m, a)
+            ours.append(float(mm.lower_bound_tv_mean(nn, m / nn, 1.0, k)))
+            le_cam.append(value)
+            levels.append(level)
+            level_ref.append(m / nn)
         risk, _ = mm.worst_two_point_risk(1.0, k, n, 1, 2 * alpha ** 2, "kl")
-        lhs.append(bound)
+        lhs.append(mm.lower_bound_tv_mean(n, alpha, 1.0, k))
         rhs.append(np.minimum(risk, 1.0))
     return all_of(construction,
-                  close(np.concatenate(ours), np.concatenate(brute), rtol=1e-6,
-                        detail="privlib's bound against the brute-force maximum over p"),
+                  close(levels, level_ref, rtol=1e-12, detail="the subsample channel's TV level is m/n"),
+                  close(tight_ours, tight_le_cam, rtol=1e-6,
+                        detail="m = 1: privlib's bound equals Le Cam's bound for the channel (attained)"),
+                  at_most(two_ours, two_le_cam, atol=0.0, detail="m = 2: the bound below Le Cam's for the channel"),
+                  at_most(0.5 * np.array(two_le_cam), two_ours, atol=0.0, detail="m = 2: and above half of it"),
                   at_most(np.concatenate(lhs), np.concatenate(rhs), detail="bound below a TV-private estimator's risk"))
+
+
+@prop2_tv_mean.mutant("minimax.lower_bound_tv_mean", "the mean gap not squared: p^(a/2)")
+def _(lower_bound_tv_mean):
+    return edit("r_ ** 2 / 8.0 * p ** a * np.clip", "r_ ** 2 / 8.0 * p ** (a / 2) * np.clip")(lower_bound_tv_mean)
 
 
 @prop2_tv_mean.mutant("minimax.lower_bound_tv_mean", "constant 1/4 instead of 1/8 (separation not halved)")
@@ -248,7 +258,7 @@ def _(lower_bound_nonprivate_mean):
 
 @claim("002/prop3-support", item="Proposition 3",
        statement="Under $\\alpha$-TV privacy the support of $\\mathrm{Unif}[\\theta, \\theta + 1]$ cannot be estimated faster than $\\min\\{1, 1/(n\\alpha)\\}$: $\\max_p \\frac p4 (1 - \\alpha n p)$ lies below the risk $1/(m+1)$ of a TV-private estimator (minimum of $m = \\lfloor \\alpha n \\rfloor$ random records, ours, TV level $m/n$).",
-       method="TV of the shifted uniforms by quadrature; the subsample-minimum's TV level by enumerating $\\{0..4\\}^5$ with $m = 2$ (privlib's TV level against $m/n$); privlib's bound against a brute-force maximum over $2 \\times 10^5$ values of $p$, and below $1/(m+1)$",
+       method="TV of the shifted uniforms by quadrature; the subsample-minimum's TV level by enumerating $\\{0..4\\}^5$ with $m = 2$ (privlib's TV level against $m/n$); privlib's bound at TV level $1/n$ ($n = \\lceil 1/\\alpha \\rceil$) against Le Cam's bound for the channel that releases one record, $\\max_p \\frac p4 (1 - TV)$ with the TV of the shifted uniforms by quadrature and the maximum by bounded scalar search (equal: the bound is attained, rtol 1e-8); privlib's bound below $1/(m+1)$, the risk of the subsample minimum",
        checks=("minimax.lower_bound_tv_support", "minimax.tv_privacy"))
 def prop3_support(alpha: float = 0.2) -> Evidence:
     shifts = np.array([0.05, 0.3, 0.9])
@@ -264,9 +274,10 @@ def prop3_support(alpha: float = 0.2) -> Evidence:
     m_sub = np.maximum(1, np.floor(alpha * n_grid))
     level = m_sub / n_grid  # TV level, <= alpha
     bound = mm.lower_bound_tv_support(n_grid, level)
-    brute = [_brute_max(lambda p: p / 4 * np.clip(1 - a * nn * p, 0, None), -20.0, 0.0) for nn, a in zip(n_grid, level)]
+    n1 = math.ceil(1 / alpha - 1e-9)
     return all_of(uniform_tv, subsample_tv,
-                  close(bound, brute, rtol=1e-6, detail="privlib's bound against the brute-force maximum over p"),
+                  close(mm.lower_bound_tv_support(n1, 1 / n1), _shifted_uniform_le_cam(), rtol=1e-8,
+                        detail="TV level 1/n: privlib's bound equals Le Cam's bound for the one-record channel (attained)"),
                   at_most(bound, 1.0 / (m_sub + 1.0), detail="bound below the subsample-minimum's risk"))
 
 
