@@ -390,9 +390,9 @@ def _dp_bound_brute(n: int, d: int, alpha: float, delta: float, k: float, r: flo
     return float(np.max(r ** 2 * p[:, 0] ** a / 16 * np.clip(bracket.max(axis=1), 0, None)))
 
 
-@claim("002/prop4-dp-mean", item="Proposition 4 and (16)",
+@claim("002/prop4-dp-mean", item="Proposition 4 and (16)", kind="illustrated",
        statement="Under $(\\alpha, \\delta)$-DP, mean estimation in $d$ dimensions costs at least $\\max_p \\frac{r^2}{16} p^{2(k-1)/k} [\\text{Theorem 3's bracket with } |\\mathcal V| = 2^d]_+$ (constant derived here), of order $r^2 \\min\\{1, (\\min\\{d, \\log(1/\\delta)\\}/(n\\alpha))^{2(k-1)/k}\\}$; the packing of the unit ball at separation 1/2 has at least $2^d$ points.",
-       method="greedy 1/2-packings of random points in the unit ball for $d \\le 5$; privlib's bound against a brute force over every integer $k'$ and 2001 values of $p$ ($\\delta = 0$ and $\\delta > 0$; the maxima over $p$ agree to 0.01%, the grid's resolution); the bound below the exact worst two-point risk of the Laplace estimator ($\\alpha$-DP) and of the Gaussian one ($(\\alpha, \\delta)$-DP) (a valid but loose comparison: the risks are 20 to 40 times larger)",
+       method="greedy 1/2-packings of random points in the unit ball for $d \\le 5$; privlib's bound against a brute force over every integer $k'$ and 2001 values of $p$ ($\\delta = 0$ and $\\delta > 0$; the maxima over $p$ agree to 0.01%, the grid's resolution); the bound below the exact worst two-point risk of the Laplace estimator ($\\alpha$-DP) and of the Gaussian one ($(\\alpha, \\delta)$-DP) (a valid but loose comparison: the risks are 20 to 40 times larger). Illustrated, not verified: the grid evaluates the same expression as privlib (it checks the maximisation, not the bound), and no computation here attains the bound or comes near it; its ingredient, Theorem 3, is verified against exact enumeration by 002/thm3-packing",
        checks=("minimax.lower_bound_dp_mean",))
 def prop4_dp_mean(seed: int = 8, alpha: float = 0.5) -> Evidence:
     rng = np.random.default_rng(seed)
