@@ -68,7 +68,7 @@ def _(regular_tree_sup):
 
 @claim("003/thm-a-2", item="Theorem A.2 part 1 (phase transition on trees)",
        statement="On trees of maximum degree $D$ the worst case $\\nu_F(\\varepsilon)$ vanishes with $\\varepsilon$ when $(D-1)\\tanh\\beta < 1$, and stays above $\\nu_0 = 2D\\,u(H_0) > 0$ for every $\\varepsilon > 0$ when $(D-1)\\tanh\\beta > 1$: no smaller $\\nu$ is differentially enforceable (for $D = 2$, $(D-1)\\tanh\\beta < 1$ always: no transition).",
-       method="regular_tree_sup and tree_spontaneous_privacy against the finite trees themselves, not the fixed-point equation: the root's worst case on balls of the $D$-regular tree computed level by level until it stops moving (free boundary, increasing to the sup; all leaves pinned at $\\varepsilon = 0$, decreasing to $\\nu_0$), for $D$ = the given degree and 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times; for $D = 2$ subcritical values only) and $\\varepsilon$ from $10^{-8}$ to 1; $\\nu_0$ = 0 below criticality and positive above it")
+       method="regular_tree_sup and tree_spontaneous_privacy against the finite trees themselves, not the fixed-point equation: the root's worst case on balls of the $D$-regular tree computed level by level until it stops moving (free boundary, increasing to the sup; all leaves pinned at $\\varepsilon = 0$, decreasing to $\\nu_0$), for $D$ = the given degree and 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times; for $D = 2$ subcritical values only) and $\\varepsilon$ from $10^{-8}$ to 1; $\\nu_0$ = 0 below criticality and positive above it; balls of radius 4 (members of the family, by tree_inferential_privacy) below the sup")
 def thm_a_2(degree: int = 3) -> Evidence:
     cases, spont_cases, supercritical = [], [], []
     for d in sorted({degree, 4}):
@@ -88,12 +88,28 @@ def thm_a_2(degree: int = 3) -> Evidence:
     pinned = _balls_limit(sd, sb, np.zeros(sd.size), plus=True)
     supercritical = np.array(supercritical)
     sub_ref = pinned[~supercritical]
+    # members of the family: balls of radius 4 of the D-regular tree (root with D children, every
+    # other inner node D - 1), by tree_inferential_privacy, at most the sup over the family
+    members, member_sups = [], []
+    for d_ in sorted({degree, 4}):
+        beta_ = float(np.arctanh(min(1.2 / (d_ - 1), 0.99)))
+        parents, frontier = [-1], [0]
+        for _ in range(4):
+            new = []
+            for node in frontier:
+                for _ in range(d_ if node == 0 else d_ - 1):
+                    parents.append(node)
+                    new.append(len(parents) - 1)
+            frontier = new
+        members.append(affiliation.tree_inferential_privacy(np.array(parents), beta_, 0.1))
+        member_sups.append(affiliation.regular_tree_sup(d_, beta_, 0.1))
     return all_of(close(ours, balls, rtol=1e-9, atol=0.0, detail="regular_tree_sup against the limit of free balls"),
                   close(spont[supercritical], pinned[supercritical], rtol=1e-9, atol=0.0,
                         detail="tree_spontaneous_privacy against the limit of pinned balls (supercritical)")
                   if supercritical.any() else holds(True, detail="no supercritical coupling at D = 2"),
                   close(spont[~supercritical], sub_ref, atol=1e-12, rtol=0.0,
                         detail="subcritical: nu_0 = 0 (the pinned balls decrease to 0)"),
+                  at_most(members, member_sups, atol=1e-12, detail="balls of radius 4 (members of the family) below the sup"),
                   holds(bool((spont[supercritical] > 0).all()), observed=float(spont[supercritical].min()) if supercritical.any() else 0.0,
                         reference=0.0, detail="smallest supercritical nu_0 is positive"))
 
