@@ -119,7 +119,6 @@ PARAMETRIZED = [c for c in claims.registry() if _parameters(c)]
 #: work list of claims to restate, restrict or relabel (issue 23, items 4-6); not run, to keep the
 #: suite's time bounded (remove an entry to run it again)
 KNOWN_NARROW: dict[str, str] = {
-    "002/eq16-sample-complexity": "fails at alpha = 0.5",
     "003/thm-3-4-converse": "fails at seed 0",
     "003/remark-3-6": "fails at epsilon = 4",
     "003/parity-mixture": "formula (6) is exceeded at epsilon = 4 (slack -0.86 at lambda = 0.05)",
