@@ -119,9 +119,6 @@ PARAMETRIZED = [c for c in claims.registry() if _parameters(c)]
 #: work list of claims to restate, restrict or relabel (issue 23, items 4-6); not run, to keep the
 #: suite's time bounded (remove an entry to run it again)
 KNOWN_NARROW: dict[str, str] = {
-    "003/thm-3-4-converse": "fails at seed 0",
-    "003/remark-3-6": "fails at epsilon = 4",
-    "003/parity-mixture": "formula (6) is exceeded at epsilon = 4 (slack -0.86 at lambda = 0.05)",
     "003/thm-a-2": "fails at degrees other than 3",
     "004/erratum-e5-e6": "the printed threshold's delta_+ is positive at n = 30, pi = 0.125",
     "004/lemma-6": "fails away from n = 1000, epsilon = 0.01",
@@ -134,7 +131,6 @@ KNOWN_NARROW: dict[str, str] = {
     "004/lemma-10": "deltas near the smallest doubles (1e-311) compared with relative tolerance",
     "004/erratum-fig5": "the Laplace/Gaussian ratios vanish at n = 250, epsilon = 0.02",
     "004/erratum-fig8": "the figure's orderings hold at epsilon = 0.01 only",
-    "notions/counterexamples": "delta_SP exceeds delta_DP by less than the 0.01 margin at epsilon = 0.001",
 }
 
 
