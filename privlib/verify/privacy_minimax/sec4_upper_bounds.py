@@ -424,11 +424,15 @@ def _(hamming_packing):
 
 @claim("002/eq16-sample-complexity", item="Eq. (16) (sample size for the non-private rate)",
        statement="Under $\\alpha$-DP the non-private rate $r^2/n$ is reached once $n$ exceeds a constant times $(d/\\alpha)^{2(k-1)/(k-2)}$: $n \\sim d^3$ for $k = 4$ and $n \\sim d^2$ for $k = \\infty$, both for the estimator (upper bound) and for the lower bound.",
-       method="upper bound: for each $d$, the smallest $n$ on a fine grid where the exact worst two-point risk of the Laplace estimator is at most twice $r^2/n$ ($k = 3, 4, 6, \\infty$); lower bound: the $n$ where the DP lower bound's privacy term $C(d) n^{-a}$ ($C$ measured at $n = 10^{12}$) meets the non-private bound ($k = 4, \\infty$, $d$ from $2^{10}$ to $2^{14}$); least-squares slopes of $\\log n$ against $\\log d$, tolerance 0.05 (upper) and 0.1 (lower: the bound's $\\sqrt d$ correction is amplified by $a/(a-1)$)",
+       method="upper bound: for each $d$, the smallest $n$ on a fine grid where the exact worst two-point risk of the Laplace estimator is at most twice $r^2/n$ ($k = 3, 4, 6, \\infty$); lower bound: the $n$ where the DP lower bound's privacy term $C(d) n^{-a}$ ($C$ measured at $n = 10^{12}$) meets the non-private bound ($k = 4, \\infty$, $d$ from $2^{10}$ to $2^{14}$ times $\\max(\\alpha, 1)$; the crossover depends on $d/\\alpha$); least-squares slopes of $\\log n$ against $\\log d$, tolerance 0.05 (upper) and 0.1 (lower: the bound's $\\sqrt d$ correction is amplified by $a/(a-1)$)",
        checks=("minimax.worst_two_point_risk", "minimax.noise_coefficient", "minimax.lower_bound_dp_mean"))
 def eq16_sample_complexity(alpha: float = 1.0) -> Evidence:
-    n = np.logspace(0, 14, 701)[None, :]
-    d = np.logspace(0.5, 3, 11)[:, None]
+    # the crossover depends on d / alpha: d from 10^0.5 to 10^3 times alpha (at least 1), and the n
+    # grid (50 points a decade) reaching (10^3 / alpha)^4, the largest crossover (k = 3)
+    scale = max(float(alpha), 1.0)
+    top = 14.0 + 4.0 * max(0.0, -np.log10(float(alpha)))
+    n = np.logspace(0, top, int(round(50 * top)) + 1)[None, :]
+    d = scale * np.logspace(0.5, 3, 11)[:, None]
     slopes, theory = [], []
     for k in (3.0, 4.0, 6.0, np.inf):
         risk, _ = mm.worst_two_point_risk(1.0, k, n, d, alpha, "laplace", n_grid=300)
@@ -440,7 +444,7 @@ def eq16_sample_complexity(alpha: float = 1.0) -> Evidence:
     lower, lower_theory = [], []
     n_ref = 1e12
     base = float(mm.lower_bound_nonprivate_mean(n_ref)) * n_ref  # the non-private bound is base / n
-    dd = 2.0 ** np.arange(10, 15)
+    dd = scale * 2.0 ** np.arange(10, 15)
     for k in (4.0, np.inf):
         a = 2 - 2 / k
         C = mm.lower_bound_dp_mean(n_ref, dd, alpha, 0.0, 1.0, k) * n_ref ** a

@@ -118,6 +118,16 @@ def _grid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_per_c
     return (4 * fine - coarse) / 3
 
 
+def _grid_delta_bounded(eps: float, n: int, pi: float, scale: float, noise: str,
+                        k_per_cell: int = 2) -> tuple[float, float]:
+    """``_grid_delta`` at ``2 k_per_cell`` points per 1/n and its error bound: twice its change from
+    ``k_per_cell`` (the extrapolated rule converges at least that fast once the noise is resolved),
+    plus the trapezoid sums' rounding floor 1e-13."""
+    coarse = _grid_delta(eps, n, pi, scale, noise, k_per_cell)
+    fine = _grid_delta(eps, n, pi, scale, noise, 2 * k_per_cell)
+    return fine, 2.0 * abs(fine - coarse) + 1e-13
+
+
 def _trapezoid_delta(eps: float, n: int, pi: float, scale: float, noise: str, k_per_cell: int) -> float:
     k = np.arange(n)
     w = stats.binom.pmf(k, n - 1, pi)
