@@ -9,8 +9,9 @@ made for; an internal link whose file or ``#fragment`` does not exist; a Jupyter
 notebook the lab server (``make lab``, rooted at the repository) cannot open, or a chapter page
 without one; an image without alt text or caption; or headings that skip a level; raw reST directive or role text (``.. py:function::``,
 ``:func:``, ``:module:``: an API page whose autodoc output was not parsed as reST); a table, figure,
-image, display equation or code block wider than the text column, or a table cell whose content
-overflows it (at 1280 px and at 390 px, a phone); and any accessibility violation axe-core finds
+image, display equation or code block wider than the text column (a table may be wider inside a
+container that scrolls sideways within the column), a table cell whose content overflows it, or a
+number in a table cell broken across lines (at 1280 px and at 390 px, a phone); and any accessibility violation axe-core finds
 (WCAG 2.1 A and AA rules, colour contrast included) in the light and in the dark colour mode.
 Every page is then opened again from disk (file://, as a reader who double-clicks index.html does) and must load
 without console errors or failed requests; search is run both ways. The ledger page must list
@@ -80,12 +81,19 @@ _WIDTH_PROBE = r"""
                      '.' + e.className.trim().split(/\s+/).slice(0, 2).join('.') : '') + ' ' +
                      (e.textContent || e.getAttribute('src') || '').trim().replace(/\s+/g, ' ').slice(0, 50));
   const wide = [];
+  const scrollsX = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  // the box a reader scrolls sideways (a table's container) that holds e inside the column, if any
+  const scroller = e => {
+    for (let p = e.parentElement; p && p !== article; p = p.parentElement) if (scrollsX(p)) return p;
+    return null;
+  };
   for (const e of article.querySelectorAll('table, figure, img, pre, mjx-container[display="true"], .cell_output > *')) {
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
-    // a display equation may scroll inside the column (MathJax cannot break it): its box must fit
-    const scrolls = e.matches('mjx-container') && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
-    const width = scrolls ? r.width : Math.max(r.width, e.scrollWidth);
+    if (e.getBoundingClientRect().width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
+    // what scrolls inside the column (a display equation, which MathJax cannot break; a wide table
+    // in its scrolling container) does not widen the page: the scrolling box must fit
+    const box = e.matches('mjx-container') && scrollsX(e) ? e : scroller(e);
+    const r = (box || e).getBoundingClientRect();
+    const width = box ? r.width : Math.max(r.width, e.scrollWidth);
     if (width > right - left + 2 || r.left < left - 2 || r.left + width > right + 2) {
       wide.push(`${name(e)} is ${Math.round(width)} px wide in a ${Math.round(right - left)} px column`);
     }
@@ -105,6 +113,35 @@ _WIDTH_PROBE = r"""
     }
   }
   return JSON.stringify([...new Set(wide)].slice(0, 12));
+})()
+"""
+
+# A number in a table cell broken across lines (its digits on two lines): shown cells only, typeset
+# math and code excluded (MathJax never breaks a number; code wraps by design).
+_BROKEN_NUMBER_PROBE = r"""
+(() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('article') || document.body;
+  const number = /[-\u2212+]?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?/g;
+  const broken = [];
+  for (const cell of article.querySelectorAll('td, th')) {
+    if (cell.clientWidth === 0 || cell.closest('.ledger-hidden, details:not([open])')) continue;
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+      n.parentElement.closest('mjx-container, code, pre, script, style') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    for (let node; (node = texts.nextNode());) {
+      for (const m of node.data.matchAll(number)) {
+        if (m[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+        // a later piece starting below the first piece's middle is on another line
+        if (boxes.some(b => b.top > boxes[0].top + boxes[0].height / 2)) {
+          broken.push(`${m[0]} (in "${cell.textContent.trim().replace(/\s+/g, ' ').slice(0, 50)}")`);
+        }
+      }
+    }
+  }
+  return JSON.stringify([...new Set(broken)].slice(0, 12));
 })()
 """
 
@@ -471,6 +508,8 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
 
     for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
         report.problems.append(f"wider than the text column at 1280 px: {problem}")
+    for number in json.loads(_evaluate(browser, _BROKEN_NUMBER_PROBE)):
+        report.problems.append(f"number broken across lines at 1280 px: {number}")
     if axe_source is not None:
         _axe(browser, axe_source, "light", report)
     _screenshot(browser, probe, screenshot, "light")
@@ -484,6 +523,8 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
         time.sleep(0.3)
         for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
             report.problems.append(f"wider than the text column at {width} px: {problem}")
+        for number in json.loads(_evaluate(browser, _BROKEN_NUMBER_PROBE)):
+            report.problems.append(f"number broken across lines at {width} px: {number}")
         _screenshot(browser, {"height": _evaluate(browser, "document.documentElement.scrollHeight")}, screenshot, str(width), width)
         browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
     return report, probe

@@ -108,6 +108,14 @@ def reports(tmp_path_factory, axe):
         "<span style='display:inline-block;width:300px'>clipped formula</span></td></tr></table>"
         "<p style='width:100px;overflow:hidden'><mjx-container style='display:inline-block;width:300px'>"
         "cut formula</mjx-container></p></div>", head=MODES))
+    # numbers in a narrow column: broken across lines where words may break anywhere; kept whole
+    # (white-space: nowrap) in a table that scrolls sideways inside its container, which is no fault
+    (site / "numbers.html").write_text(_page(
+        "<h1>Numbers</h1><table style='width:120px'><tr><th>n</th><th>bound</th></tr>"
+        "<tr><td>10</td><td style='width:40px;overflow-wrap:anywhere'>0.000123456789</td></tr></table>"
+        "<div style='max-width:200px;overflow-x:auto'><table><tr><th>n</th><th>bound</th></tr>"
+        "<tr><td style='white-space:nowrap'>12345678901234567890</td>"
+        "<td style='white-space:nowrap'>0.000123456789012345678901234567</td></tr></table></div>", head=MODES))
     (site / "dark.html").write_text(_page(
         "<h1>Dark</h1><p class='dim'>Readable in light mode only.</p>", head=MODES))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
@@ -222,3 +230,12 @@ def test_accessibility_is_checked_in_both_colour_modes(reports):
 
 def test_redirect_to_missing_page_is_reported(reports):
     assert any("redirect to a missing page" in p for p in reports["stale.html"])
+
+
+@pytest.mark.parametrize("width", book_check.WIDTHS)
+def test_number_broken_across_lines_is_reported(reports, width):
+    problems = [p for p in reports["numbers.html"] if f"at {width} px" in p]
+    assert any("number broken across lines" in p and "0.000123456789 " in p for p in problems), problems
+    # the table that scrolls inside its container neither widens the page nor breaks its numbers
+    assert not any("wider than the text column" in p for p in problems), problems
+    assert len(problems) == 1, problems

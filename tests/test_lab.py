@@ -209,9 +209,13 @@ _LAB_PROBE = r"""(() => {
     collapsed: all('.jp-CodeCell .jp-InputPlaceholder').length,
     outputs: all('.jp-OutputArea-output[data-mime-type="text/markdown"]')
       .map(e => ({tables: e.querySelectorAll('table').length, text: e.textContent.slice(0, 4000)})),
+    // references and citations jupyterlab-myst could not resolve (marked "Cross Reference Not
+    // Found", "Citation Not Found"), in Markdown cells and in Markdown outputs
+    unresolved: all('[title$="Not Found"], [title$="not found"]')
+      .map(e => `${e.getAttribute('title')}: ${e.textContent.trim().slice(0, 80)}`),
   });
 })()"""
-_RAW_MYST = re.compile(r"\{(cite|cite:[a-z]+|doc|ref|numref|eq|math)\}`|^:::|^```\{", re.M)
+_RAW_MYST = re.compile(r"\{(cite|cite:[a-z]+|bibcite|doc|ref|numref|std:numref|eq|math)\}`|^:::|^```\{", re.M)
 
 
 def _hidden_inputs(notebook: Path) -> int:
@@ -236,9 +240,46 @@ def _markdown_outputs(notebook: Path) -> list[str]:
             for o in c.get("outputs", []) if "text/markdown" in o.get("data", {})]
 
 
+# what jupyterlab-myst writes to the console for a reference it cannot resolve
+_UNRESOLVED_CONSOLE = re.compile(r"not found|No target for internal reference", re.I)
+
+
+def _open_chapter(browser, lab, page: str) -> tuple[dict, list[str]]:
+    """Open ``page`` (``notebooks/<stem>``) by the book's link and wait until its kernel is idle;
+    the probe, and the console errors of the page that concern unresolved references."""
+    link = lab_link(_config_lab_url(), page)
+    browser.events.clear()
+    browser.call("Page.navigate", {"url": lab.local(link) + f"?token={lab.token}"})
+    browser.wait_for("Page.loadEventFired", timeout=120)
+    deadline, probe, idle_since = time.time() + 180, {}, None
+    while time.time() < deadline:
+        time.sleep(1)
+        result = browser.call("Runtime.evaluate", {"expression": _LAB_PROBE, "returnByValue": True})
+        probe = json.loads(result["result"]["value"])
+        assert not probe["dialogs"], probe["dialogs"]
+        ready = (probe["title"].startswith(Path(page).name) and probe["loaded"]
+                 and probe["kernel"] not in ("", "No Kernel") and probe["status"] == "idle")
+        idle_since = (idle_since or time.time()) if ready else None
+        if idle_since and time.time() - idle_since > 5:  # settled: kernel info has arrived
+            break
+    else:
+        pytest.fail(f"{page} did not open with an idle kernel: {dict(probe, markdown='...')}")
+    errors = []
+    for event in browser.events:
+        params = event.get("params", {})
+        if event.get("method") == "Runtime.consoleAPICalled" and params.get("type") == "error":
+            text = " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", []))
+        elif event.get("method") == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            text = params["entry"].get("text", "")
+        else:
+            continue
+        if _UNRESOLVED_CONSOLE.search(text):
+            errors.append(text[:300])
+    return probe, errors
+
+
 @pytest.mark.skipif(book_check.find_chromium() is None, reason="Chromium is not installed (make chromium)")
 def test_chapter_opens_unmodified_with_myst_rendered(lab):
-    link = lab_link(_config_lab_url(), CHAPTER)
     # the chapter with the most Markdown outputs, so that their rendering is seen too
     with_outputs = max(sorted((ROOT / "notebooks").glob("*.ipynb")), key=lambda p: len(_markdown_outputs(p)))
     pages = [CHAPTER] + ([f"notebooks/{with_outputs.stem}"] if f"notebooks/{with_outputs.stem}" != CHAPTER else [])
@@ -247,22 +288,7 @@ def test_chapter_opens_unmodified_with_myst_rendered(lab):
         for page in pages:
             notebook = ROOT / (page + ".ipynb")
             before = notebook.read_bytes()
-            link = lab_link(_config_lab_url(), page)
-            browser.call("Page.navigate", {"url": lab.local(link) + f"?token={lab.token}"})
-            browser.wait_for("Page.loadEventFired", timeout=120)
-            deadline, probe, idle_since = time.time() + 180, {}, None
-            while time.time() < deadline:
-                time.sleep(1)
-                result = browser.call("Runtime.evaluate", {"expression": _LAB_PROBE, "returnByValue": True})
-                probe = json.loads(result["result"]["value"])
-                assert not probe["dialogs"], probe["dialogs"]
-                ready = (probe["title"].startswith(Path(page).name) and probe["loaded"]
-                         and probe["kernel"] not in ("", "No Kernel") and probe["status"] == "idle")
-                idle_since = (idle_since or time.time()) if ready else None
-                if idle_since and time.time() - idle_since > 5:  # settled: kernel info has arrived
-                    break
-            else:
-                pytest.fail(f"{page} did not open with an idle kernel: {dict(probe, markdown='...')}")
+            probe, _ = _open_chapter(browser, lab, page)
             recorded = json.loads(before)["metadata"]["kernelspec"]["display_name"]
             assert probe["kernel"] == recorded, f"{page} records kernel {recorded!r}, the server has {probe['kernel']!r}"
             assert probe["dirty"] == 0, f"opening {page} marked it modified"
@@ -280,3 +306,46 @@ def test_chapter_opens_unmodified_with_myst_rendered(lab):
                 assert _RAW_MYST.search(shown["text"]) is None, shown["text"][:300]
     finally:
         browser.close()
+
+
+@pytest.mark.skipif(book_check.find_chromium() is None, reason="Chromium is not installed (make chromium)")
+def test_references_and_citations_resolve_or_read_as_text(lab):
+    """Every chapter opens in JupyterLab without a reference or citation marked "not found" (in its
+    Markdown cells and Markdown outputs) and without a console error about one: figure references
+    and citations are written in roles jupyterlab-myst shows as text (book/_ext/lab_references.py)."""
+    browser = book_check.Browser(book_check.find_chromium())
+    try:
+        for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+            page = f"notebooks/{notebook.stem}"
+            probe, errors = _open_chapter(browser, lab, page)
+            assert probe["unresolved"] == [], f"{page}: {probe['unresolved']}"
+            assert errors == [], f"{page}: console errors: {errors}"
+    finally:
+        browser.close()
+
+
+@pytest.mark.skipif(book_check.find_chromium() is None, reason="Chromium is not installed (make chromium)")
+def test_unresolved_references_are_reported(lab):
+    """The check above fails on the forms jupyterlab-myst cannot resolve: a planted notebook (in
+    _build, which make lab serves too) with a ``{cite}`` and a ``{numref}`` to a figure a code cell
+    draws, next to the forms the chapters use."""
+    chapter = json.loads((ROOT / f"{CHAPTER}.ipynb").read_text())
+    figure = {"cell_type": "code", "execution_count": 1, "id": "figure", "outputs": [], "source": ["1"],
+              "metadata": {"mystnb": {"figure": {"name": "fig-planted", "caption": "A figure."}}}}
+    text = ("# Planted\n\nFaults: {cite}`bailie2024general`, {numref}`fig-planted`.\n\n"
+            "Fine: {bibcite}`bailie2024general`, {std:numref}`fig-planted`.")
+    planted = ROOT / "_build" / "lab-probe" / "planted.ipynb"
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_text(json.dumps({"cells": [{"cell_type": "markdown", "id": "text", "metadata": {}, "source": [text]},
+                                             figure], "metadata": chapter["metadata"], "nbformat": 4,
+                                   "nbformat_minor": 5}))
+    browser = book_check.Browser(book_check.find_chromium())
+    try:
+        probe, errors = _open_chapter(browser, lab, "_build/lab-probe/planted")
+    finally:
+        browser.close()
+        planted.unlink()
+    assert sorted(probe["unresolved"]) == ["Citation Not Found: bailie2024general",
+                                           "Cross Reference Not Found: fig-planted"], probe["unresolved"]
+    assert errors and all("fig-planted" in e for e in errors), errors
+    assert "Fine: bailie2024general, fig-planted." in probe["markdown"], probe["markdown"]

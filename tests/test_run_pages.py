@@ -27,7 +27,8 @@ PNG = base64.b64encode(bytes.fromhex(
 def _executed(path: Path) -> Path:
     nb = nbformat.v4.new_notebook()
     intro = nbformat.v4.new_markdown_cell("# Tiny chapter\n\nSee {numref}`fig-tiny-line` and {cite:p}`smith2020`; "
-                                          "{doc}`the ledger <../book/ledger>`.")
+                                          "{doc}`the ledger <../book/ledger>`. Again {std:numref}`fig-tiny-line` "
+                                          "{bibcite}`smith2020`.")
     hidden = nbformat.v4.new_code_cell("secret_plotting_code()", metadata={
         "tags": ["hide-input"], "mystnb": {"figure": {"name": "fig-tiny-line", "caption": "A line, with $x$ in TeX."}}})
     hidden.outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"},
@@ -74,6 +75,7 @@ def test_run_page_reads_as_the_chapter(tmp_path):
     assert "data:image/png" not in page
     # MyST roles read as text; hidden code stays hidden; interactive figures of the book are left out
     assert "See Figure 1 and [smith2020]; the ledger." in page and "{numref}" not in page
+    assert "Again Figure 1 [smith2020]." in page and "{std:numref}" not in page and "{bibcite}" not in page
     assert "secret_plotting_code" not in page and "other()" not in page and "privbook-explore" not in page
     assert "claims.show('curves/x')" in re.sub(r"<[^>]+>", "", page).replace("&#39;", "'")
     assert '<table class="claim">' in page

@@ -762,9 +762,9 @@ def _plain_roles(text: str, numbers: dict[str, str]) -> str:
         role, body = match.group(1), match.group(2)
         target = body.rsplit("<", 1)[-1].rstrip(">").strip() if "<" in body else body.strip()
         shown = body.split("<", 1)[0].strip() if "<" in body else ""
-        if role == "numref":
+        if role in ("numref", "std:numref"):
             return f"Figure {numbers[target]}" if target in numbers else (shown or "the figure")
-        if role.startswith("cite"):
+        if role.startswith("cite") or role == "bibcite":
             return "[" + body.replace(",", "; ") + "]"
         if role == "eq":
             return f"({target})"
