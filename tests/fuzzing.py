@@ -555,6 +555,7 @@ INF_OK_ARGUMENTS = {
     ("leakage.randomized_response_epsilon_for_pml", "pml_target"),
     ("intervals.density_bounds", "epsilon"), ("intervals.density_bounds", "diameter"),   # e^{eps d} p overflows
     ("intervals.posterior_bounds", "epsilon"), ("intervals.posterior_bounds", "diameter"),
+    ("minimax.optimal_truncation", "c_W"),             # inf at c_W = 0: no noise, no truncation
 }
 
 
