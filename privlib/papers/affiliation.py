@@ -522,14 +522,15 @@ def parity_biased_privacy(k: int, m: int, epsilon: ArrayLike) -> NDArray[np.floa
     m = v.integer("m", m, low=2)
     eps = v.nonnegative("epsilon", epsilon)
     power = np.tanh(eps / 2.0) ** m
-    # near 1, 2 artanh(y) = log(2 - q) - log(q) with q = 1 - tanh(eps/2)^m from 1 - tanh = 2 / (1 + e^eps)
-    # = 2 expit(-eps): q = -expm1(m log1p(-x)), x = 2 expit(-eps); where m x < 1e-17, q = m x to
-    # within a relative 1e-17, so log q = log(2m) + log expit(-eps) (finite where x underflows)
-    x = 2.0 * special.expit(-eps)
-    with np.errstate(divide="ignore"):
-        log_q = np.where(m * x < 1e-17, np.log(2.0 * m) + special.log_expit(-eps), np.log(-np.expm1(m * np.log1p(-x))))
+    # near 1, 2 artanh(y) = log(2 - q) - log(q) with q = 1 - tanh(eps/2)^m from 1 - tanh = 2 / (1 + e^eps);
+    # where q is below the smallest normal double (eps beyond ~709), q = 2m e^-eps to a relative
+    # 1e-300, so log q = log(2m) + log expit(-eps), finite for every eps
+    with np.errstate(over="ignore", divide="ignore"):
+        q = -np.expm1(m * np.log1p(-2.0 / (1.0 + np.exp(eps))))
+        normal = q >= np.finfo(float).tiny
+        log_q = np.where(normal, np.log(np.where(normal, q, 1.0)), np.log(2.0 * m) + special.log_expit(-eps))
     near_one = power >= 0.5
-    double_artanh = np.where(near_one, np.log(2.0 - np.exp(log_q)) - np.where(near_one, log_q, 0.0),
+    double_artanh = np.where(near_one, np.log(2.0 - q) - np.where(near_one, log_q, 0.0),
                              2.0 * np.arctanh(np.where(near_one, 0.0, power)))
     with np.errstate(over="ignore"):
         return v.representable("epsilon", eps + k * double_artanh, "the inferential privacy")
