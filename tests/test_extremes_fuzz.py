@@ -205,3 +205,21 @@ def test_minimax_refusals_and_documented_infinities():
     assert_rejects(minimax.histogram_optimal_bins, cdf, 4.0, 100.0, 1.0, m_max=10**9, name="m_max")
     assert_rejects(minimax.histogram_optimal_bins, cdf, 4.0, 100.0, 1e-300, name="alpha")
     assert_rejects(minimax.chtp_level, minimax.geometric_count_channel(20, 1.0), 0.5, name="channel")
+
+
+def test_tree_and_lattice_values_at_huge_beta():
+    # u(H) = artanh(tanh(beta) tanh(H)) is beta up to rounding once H >> beta >> 1
+    assert math.isclose(affiliation.regular_tree_sup(3, 1e300, 1.0), 6e300, rel_tol=1e-15)
+    assert math.isclose(affiliation.tree_spontaneous_privacy(3, 1e300), 6e300, rel_tol=1e-15)
+    assert_rejects(affiliation.regular_tree_sup, 3, BIG, 1.0, name="beta")
+    assert_rejects(affiliation.regular_tree_sup, 3, 5e307, 1.0, name="beta")
+    assert_rejects(affiliation.tree_spontaneous_privacy, 3, BIG, name="beta")
+    for boundary in ("free", "plus"):
+        assert_rejects(affiliation.lattice_centre_privacy, 3, 3, BIG, 1.0, boundary, name="beta")
+
+
+def test_minimax_scalar_and_count_arguments():
+    assert_rejects(minimax.rate_exponents, 4 * np.linspace(0.5, 1, 10), name="k")
+    assert_rejects(minimax.simulate_two_point_risk, 0.1, 1.0, 4.0, 10**30, 1, 1.0, "laplace", 1.0, reps=50, rng=0, name="n")
+    cdf = lambda x: np.clip(x, 0.0, 1.0) ** 2  # noqa: E731
+    assert minimax.histogram_optimal_bins(cdf, 4.0, BIG, 1.0, m_max=200)[0] <= 200

@@ -672,7 +672,8 @@ def regular_tree_sup(degree: int, beta: float, epsilon: float) -> float:
     The fixed point is found by Brent's method on ``[h, h + (D - 1) beta]``, where the map minus
     the identity is concave, positive at h and negative at the top, so it converges at
     criticality too. At eps = 0 the value is 0 (no mechanism is more private than a constant);
-    the limit eps -> 0+ is :func:`tree_spontaneous_privacy`."""
+    the limit eps -> 0+ is :func:`tree_spontaneous_privacy`. ``ValueError`` where the value (about
+    ``2 (h + D beta)`` at large beta) exceeds the largest double (1.8e308)."""
     d = _tree_degree(degree)
     beta = v.scalar("beta", beta, low=0.0)
     h = v.scalar("epsilon", epsilon, low=0.0) / 2.0
@@ -685,19 +686,20 @@ def regular_tree_sup(degree: int, beta: float, epsilon: float) -> float:
     def excess(field: float) -> float:
         return h + (d - 1) * _u_scalar(field, beta, t) - field
 
-    top = h + (d - 1) * beta
+    top = v.representable("beta", h + (d - 1) * beta, "the fixed point's bracket h + (D - 1) beta")
     if excess(top) >= 0.0:  # u(top) rounds to beta
         field = top
     else:
         field = optimize.brentq(excess, h, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return float(2.0 * (h + d * _u_scalar(field, beta, t)))
+    return float(v.representable("beta", 2.0 * (h + d * _u_scalar(field, beta, t)), "the value"))
 
 
 def tree_spontaneous_privacy(degree: int, beta: float) -> float:
     """``lim_{eps -> 0+}`` of :func:`regular_tree_sup` (Theorem A.2 part 1): 0 when
     ``(D - 1) tanh(beta) <= 1`` (every nu > 0 is differentially enforceable), and otherwise
     ``nu_0 = 2 D u(H_0) > 0`` with H_0 the positive root of ``H = (D - 1) u(H)``: no nu below
-    nu_0 can be enforced by any DP level on trees of maximum degree D."""
+    nu_0 can be enforced by any DP level on trees of maximum degree D. ``ValueError`` where the
+    value (about ``2 D beta`` at large beta) exceeds the largest double (1.8e308)."""
     d = _tree_degree(degree)
     beta = v.scalar("beta", beta, low=0.0)
     t = math.tanh(beta)
@@ -707,16 +709,17 @@ def tree_spontaneous_privacy(degree: int, beta: float) -> float:
     def excess(field: float) -> float:
         return (d - 1) * _u_scalar(field, beta, t) - field
 
-    top = (d - 1) * beta
+    top = v.representable("beta", (d - 1) * beta, "the fixed point's bracket (D - 1) beta")
     low = top
     while excess(low) <= 0.0:
         low /= 4.0
         if low < 1e-300:
             return 0.0  # (D - 1) tanh(beta) is 1 up to rounding
     if excess(top) >= 0.0:
-        return float(2.0 * d * _u_scalar(top, beta, t))
-    field = optimize.brentq(excess, low, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return float(2.0 * d * _u_scalar(field, beta, t))
+        field = top
+    else:
+        field = optimize.brentq(excess, low, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    return float(v.representable("beta", 2.0 * d * _u_scalar(field, beta, t), "the value"))
 
 
 def tree_enforceability_bound(degree: int, beta: float, epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -899,7 +902,9 @@ def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, bo
     ``"plus"`` is ``2 artanh`` of the centre magnetization under the field eps/2 with every spin
     outside the box fixed to +1, which bounds the value of every finite subgraph of Z^2 that
     contains the box around its centre from above (GKS: adding sites and edges raises the
-    magnetization; FKG: the all-plus outside is the most favourable boundary)."""
+    magnetization; FKG: the all-plus outside is the most favourable boundary). ``ValueError``
+    where the Ising energy (``beta`` times the number of edges, plus boundary and field terms)
+    reaches the largest double."""
     rows = v.integer("rows", rows, low=1)
     cols = v.integer("cols", cols, low=1)
     n = rows * cols
@@ -909,12 +914,16 @@ def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, bo
     epsilon = v.scalar("epsilon", epsilon, low=0.0)
     centre = (rows // 2) * cols + (cols - 1) // 2
     edges = grid_edges(rows, cols)
-    if boundary == "free":
-        return inferential_privacy(ising_prior(n, edges, beta), epsilon, centre)
-    if boundary != "plus":
+    if boundary not in ("free", "plus"):
         raise ValueError(f"boundary must be 'free' or 'plus', got {boundary!r}")
     r, c = np.divmod(np.arange(n), cols)
     outside = (r == 0).astype(float) + (r == rows - 1) + (c == 0) + (c == cols - 1)  # plus neighbours
+    energy = beta * len(edges) + (beta * float(outside.sum()) + n * epsilon / 2 if boundary == "plus" else 0.0)
+    if not energy < 1.7e308:
+        raise ValueError(f"beta and epsilon too large: the Ising energy beta x edges (+ boundary and field terms) "
+                         f"must stay below 1.7e308, got {energy:.3g}")
+    if boundary == "free":
+        return inferential_privacy(ising_prior(n, edges, beta), epsilon, centre)
     # 2 artanh(M) = log P(x_centre = 1) - log P(x_centre = 0) under the Gibbs measure
     log_gibbs = _ising_log_prior(n, edges, np.full(len(edges), beta), beta * outside + epsilon / 2)
     up = _bit(n, centre)

@@ -632,8 +632,9 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
                             rng: np.random.Generator | int | None = None) -> tuple[float, float]:
     """Monte Carlo squared error of estimator (20) on the two-point law of
     :func:`two_point_risk` (``k = inf``: ``+-r e_1``), through the sufficient statistic
-    ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``."""
-    n = v.integer("n", n, low=1)
+    ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``. ``n`` is at most 10^18
+    (numpy's binomial sampler takes 64-bit counts)."""
+    n = v.integer("n", n, low=1, high=10**18)
     d = v.integer("d", d, low=1)
     reps = v.integer("reps", reps, low=2)
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
@@ -694,7 +695,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
 def rate_exponents(k: float) -> dict[str, dict[str, float]]:
     """Exponents of ``n``, ``d`` and ``alpha`` in the privacy term of the upper bounds of
     Table 1 / Proposition 6 (the rates the Section 4 estimators attain)."""
-    a = float(_k_exponent(k))
+    a = float(_k_exponent(v.scalar("k", k, low=1.0, low_open=True, finite=False)))
     return {
         "dp": {"n": -a, "d": a, "alpha": -a},
         "approx_dp": {"n": -a, "d": a / 2, "alpha": -a},
@@ -935,7 +936,7 @@ def histogram_optimal_bins(cdf: Callable[[NDArray[np.float64]], NDArray[np.float
     ``m_max`` is at most 10^5."""
     n_ = v.scalar("n", n, low=1.0)
     d = v.integer("d", d, low=1)
-    top = max(1, min(v.integer("m_max", m_max, low=1, high=10**5), int(3 * n_ ** (1.0 / d))))
+    top = max(1, int(min(float(v.integer("m_max", m_max, low=1, high=10**5)), 3 * n_ ** (1.0 / d))))
     cand = np.unique(np.round(np.geomspace(1, top, 40)))
     while True:
         risk = histogram_risk_exact(cdf, int_g2, n_, cand, alpha, d)
