@@ -223,3 +223,9 @@ def test_minimax_scalar_and_count_arguments():
     assert_rejects(minimax.simulate_two_point_risk, 0.1, 1.0, 4.0, 10**30, 1, 1.0, "laplace", 1.0, reps=50, rng=0, name="n")
     cdf = lambda x: np.clip(x, 0.0, 1.0) ** 2  # noqa: E731
     assert minimax.histogram_optimal_bins(cdf, 4.0, BIG, 1.0, m_max=200)[0] <= 200
+
+
+def test_density_ratio_metric_does_not_stretch_one_atom_to_many():
+    assert_rejects(pufferfish.density_ratio_metric, [0.5], [0.2, 0.8], name="mu and nu")
+    assert_rejects(pufferfish.density_ratio_metric, [0.5, 0.5], [0.2], name="mu and nu")
+    assert pufferfish.density_ratio_metric([[0.5, 0.5]], [[0.2, 0.8], [0.5, 0.5]]).shape == (2,)  # other axes broadcast

@@ -72,6 +72,11 @@ def _log_ratio_extremes(lm: NDArray[np.float64], ln: NDArray[np.float64], axis: 
 
 
 def _broadcast(mu: NDArray[np.float64], nu: NDArray[np.float64], axis: int):
+    """``mu`` and ``nu`` broadcast against each other on every axis but the atoms' (``axis``),
+    where they must have the same number of atoms (one atom does not stretch to many)."""
+    if mu.ndim and nu.ndim and -min(mu.ndim, nu.ndim) <= axis < min(mu.ndim, nu.ndim) and mu.shape[axis] != nu.shape[axis]:
+        raise ValueError(f"mu and nu must have broadcastable shapes with the same number of atoms along axis, "
+                         f"got {mu.shape[axis]} and {nu.shape[axis]} atoms")
     try:
         mu, nu = np.broadcast_arrays(mu, nu)
     except ValueError:
