@@ -555,7 +555,32 @@ INF_OK_ARGUMENTS = {
     ("leakage.randomized_response_epsilon_for_pml", "pml_target"),
     ("intervals.density_bounds", "epsilon"), ("intervals.density_bounds", "diameter"),   # e^{eps d} p overflows
     ("intervals.posterior_bounds", "epsilon"), ("intervals.posterior_bounds", "diameter"),
+    ("minimax.optimal_truncation", "c_W"),             # inf at c_W = 0: no noise, no truncation
 }
+
+
+#: (target, argument) of any length and shape: points of evaluation, samples, one value per
+#: record; the "invalid" variations that only shorten the array or give it a second axis are
+#: valid inputs there (a value or a clean refusal is expected, not a refusal)
+SHAPE_FREE = {
+    ("intervals.laplace_sum_bounds", "t"), ("intervals.laplace_sum_marginal", "t"),
+    ("intervals.randomized_response_bounds", "n"), ("intervals.posterior_bounds", "prior_density"),
+    ("intervals.clamped_count_posterior", "theta"), ("intervals.clamped_count_predictive", "t"),
+    ("intervals.clamped_count_posterior_mean", "t"), ("intervals.clamped_count_ratio_range", "t"),
+    ("leakage.laplace_count_pml", "y"), ("minimax.tv_contraction_bound_product", "tv_records"),
+    ("minimax.bump_packing_density", "x"), ("minimax.support_expmech_log_density", "t"),
+    ("minimax.support_expmech_log_density", "X"), ("minimax.support_dp_expmech", "X"),
+    ("minimax.project_l2_ball", "X"), ("minimax.private_mean", "X"),
+    ("affiliation.product_prior", "p"), ("affiliation.exchangeable_inferential_privacy", "log_weights"),
+    ("affiliation.exchangeable_worst_case_lp", "log_weights"),
+    ("statistical.log_binomial_pmf", "k"), ("statistical.likelihood_ratio", "j"), ("statistical.output_densities", "t"),
+    ("notions.correlation_sweep", "rho"), ("notions.product_model", "p"), ("notions.exchangeable_model", "log_weights"),
+}
+
+
+def _reshaped(value) -> bool:
+    """The variation is a NaN-free array: a shortened or two-axis copy of the baseline's."""
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f" and not np.isnan(value).any()
 
 
 def api_calls() -> list[Call]:
@@ -569,6 +594,8 @@ def api_calls() -> list[Call]:
             for kind, value in _variations(arg, base):
                 if value is None and arg in params and params[arg].default is None:
                     kind = "extreme"  # None is this argument's documented default
+                if kind == "invalid" and (target, arg) in SHAPE_FREE and _reshaped(value):
+                    kind = "extreme"  # any length and shape is valid here
                 inf_ok = (target in INF_OK or (target, arg) in INF_OK_ARGUMENTS
                           or (isinstance(value, float) and math.isinf(value)))
                 calls.append(Call(target, {**kwargs, arg: value}, kind, arg, names, inf_ok))

@@ -62,11 +62,19 @@ def test_density_bounds(eps, d, level, seed):
 @given(sizes, epsilons, st.sampled_from(["interval", "integer"]), st.floats(-1e7, 2e7))
 def test_laplace_sum_bounds(n, eps, q_support, t0):
     t = np.array([t0, -1.0, 0.0, n / 2.0, float(n), n + 1.0])
-    lower, upper = intervals.laplace_sum_bounds(t, n, eps, q_support)
-    assert not np.isnan(lower).any() and not np.isnan(upper).any()
     nearest = np.clip(np.round(t) if q_support == "integer" else t, 0, n)
     log_lower = math.log(eps / 2) - eps * (n + np.abs(t - nearest))
     log_upper = math.log(eps / 2) + eps * (n - np.maximum(np.abs(t), np.abs(t - n)))
+    got_lower, got_upper = intervals.laplace_sum_bounds(t, n, eps, q_support, log=True)   # exact everywhere
+    np.testing.assert_allclose(got_lower, log_lower, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got_upper, log_upper, rtol=1e-12, atol=1e-12)
+    if log_upper.max() > HUGE + 1.0:                  # e^{log u} beyond the largest double: refused by name
+        assert_rejects(intervals.laplace_sum_bounds, t, n, eps, q_support, name="epsilon")
+        return
+    if log_upper.max() > HUGE - 1.0:                  # within rounding of the largest double
+        return
+    lower, upper = intervals.laplace_sum_bounds(t, n, eps, q_support)
+    assert not np.isnan(lower).any() and not np.isnan(upper).any()
     ok = _representable(log_lower)
     np.testing.assert_allclose(np.log(lower[ok]), log_lower[ok], rtol=1e-9, atol=1e-9)
     ok = _representable(log_upper)

@@ -108,7 +108,7 @@ def logsumexp_near_max(t: NDArray[np.float64], width: float = 50.0) -> float:
     top = t.max()
     if not np.isfinite(top):
         return float(top)
-    near = t[t > top - width]
+    near = t[t >= top - width]  # >=: where |top| > 1e17, top - width rounds to top
     return float(top + np.log(np.exp(near - top).sum()))
 
 

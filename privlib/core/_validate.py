@@ -186,6 +186,15 @@ def power_limit(name: str, base: int, exponent: int, limit: float | int, what: s
     size_limit(name, base**exponent, limit, what)
 
 
+def representable(name: str, value: ArrayLike, what: str = "the value", too: str = "large") -> ArrayLike:
+    """``value`` unchanged when it holds no infinity; otherwise a ValueError naming ``name``
+    ("``name`` too ``too``"): the true value exceeds the largest double (about 1.8e308), so the
+    argument is outside the domain where it can be returned (the caller's docstring says so)."""
+    if np.isinf(np.asarray(value, dtype=float)).any():
+        raise ValueError(f"{name} too {too}: {what} exceeds the largest double (1.8e308)")
+    return value
+
+
 def rng(name: str, value: object) -> np.random.Generator:
     """A numpy Generator from ``value``: a Generator, None (fresh entropy) or a seed, an integer
     >= 0 (not a bool)."""

@@ -403,7 +403,7 @@ def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: 
         with np.errstate(divide="ignore"):
             return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
     width = slack + 40.0 + 2.0 * np.log(n + 1.0)
-    keep = t > top - width
+    keep = t >= top - width      # >=: where |top| > 1e17, top - width rounds to top
     lo, hi = int(keep.argmax()), n + 1 - int(keep[::-1].argmax())
     near = slice(lo, hi) if np.count_nonzero(keep[lo:hi]) == hi - lo else keep
     terms = t[near] - top
@@ -431,7 +431,8 @@ def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> 
     by ``e^{s eps k}`` are ``sum_k C(n, k) w_k e^{s eps k} k / sum_k C(n, k) w_k e^{s eps k} (n - k)``,
     and (6) is ``max(odds(+1) / odds(0), odds(0) / odds(-1))`` in log form: one ``gammaln``
     pass, then one exponential pass per tilt ``s in {0, +1, -1}`` (the tilted passes touch only
-    the terms near their maximum)."""
+    the terms near their maximum). ``ValueError`` where ``n epsilon`` exceeds the largest double
+    (1.8e308), or the value does."""
     return _exchangeable_formula(*_check_exchangeable(log_weights, epsilon))
 
 
@@ -447,6 +448,7 @@ def _exchangeable_formula(log_w: NDArray[np.float64], eps: float) -> float:
         raise ValueError("log_weights must give both values of x_i positive probability")
     if eps == 0.0:
         return 0.0
+    v.representable("epsilon", eps * n, "n epsilon")
     # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
     tilted = np.multiply(k, eps)
     tilted += base
@@ -454,7 +456,7 @@ def _exchangeable_formula(log_w: NDArray[np.float64], eps: float) -> float:
     np.multiply(k, -eps, out=tilted)
     tilted += base
     nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
-    return max(nu_0, nu_1)
+    return float(v.representable("epsilon", max(nu_0, nu_1), "the inferential privacy"))
 
 
 def _exchangeable_pairs(n: int) -> NDArray[np.int64]:
@@ -513,18 +515,25 @@ def parity_biased_privacy(k: int, m: int, epsilon: ArrayLike) -> NDArray[np.floa
     mechanism (formula (6)) on the parity prior of k blocks of m bits,
     ``eps + 2 k artanh(tanh(eps / 2)^m)`` (eq. (18) divided, logged): ``eps + O(k eps^m)``, while
     the paper's parity mechanism reaches ``k eps`` and the worst case over all mechanisms is
-    ``(k + 1) eps`` (reconstructed: the text we work from lost the formulas)."""
+    ``(k + 1) eps`` (reconstructed: the text we work from lost the formulas). Accurate for every
+    epsilon: ``ValueError`` where the value (about ``(k + 1) eps - k log m`` at large eps) exceeds
+    the largest double (1.8e308)."""
     k = v.integer("k", k, low=1)
     m = v.integer("m", m, low=2)
     eps = v.nonnegative("epsilon", epsilon)
     power = np.tanh(eps / 2.0) ** m
-    # near 1, 2 artanh(y) = log(2 - q) - log(q) with q = 1 - tanh(eps/2)^m from 1 - tanh = 2 / (1 + e^eps)
-    with np.errstate(over="ignore"):
+    # near 1, 2 artanh(y) = log(2 - q) - log(q) with q = 1 - tanh(eps/2)^m from 1 - tanh = 2 / (1 + e^eps);
+    # where q is below the smallest normal double (eps beyond ~709), q = 2m e^-eps to a relative
+    # 1e-300, so log q = log(2m) + log expit(-eps), finite for every eps
+    with np.errstate(over="ignore", divide="ignore"):
         q = -np.expm1(m * np.log1p(-2.0 / (1.0 + np.exp(eps))))
+        normal = q >= np.finfo(float).tiny
+        log_q = np.where(normal, np.log(np.where(normal, q, 1.0)), np.log(2.0 * m) + special.log_expit(-eps))
     near_one = power >= 0.5
-    double_artanh = np.where(near_one, np.log(2.0 - q) - np.log(np.where(near_one, q, 1.0)),
+    double_artanh = np.where(near_one, np.log(2.0 - q) - np.where(near_one, log_q, 0.0),
                              2.0 * np.arctanh(np.where(near_one, 0.0, power)))
-    return eps + k * double_artanh
+    with np.errstate(over="ignore"):
+        return v.representable("epsilon", eps + k * double_artanh, "the inferential privacy")
 
 
 def _u(h: NDArray[np.float64] | float, beta: float) -> NDArray[np.float64]:
@@ -663,7 +672,8 @@ def regular_tree_sup(degree: int, beta: float, epsilon: float) -> float:
     The fixed point is found by Brent's method on ``[h, h + (D - 1) beta]``, where the map minus
     the identity is concave, positive at h and negative at the top, so it converges at
     criticality too. At eps = 0 the value is 0 (no mechanism is more private than a constant);
-    the limit eps -> 0+ is :func:`tree_spontaneous_privacy`."""
+    the limit eps -> 0+ is :func:`tree_spontaneous_privacy`. ``ValueError`` where the value (about
+    ``2 (h + D beta)`` at large beta) exceeds the largest double (1.8e308)."""
     d = _tree_degree(degree)
     beta = v.scalar("beta", beta, low=0.0)
     h = v.scalar("epsilon", epsilon, low=0.0) / 2.0
@@ -676,19 +686,20 @@ def regular_tree_sup(degree: int, beta: float, epsilon: float) -> float:
     def excess(field: float) -> float:
         return h + (d - 1) * _u_scalar(field, beta, t) - field
 
-    top = h + (d - 1) * beta
+    top = v.representable("beta", h + (d - 1) * beta, "the fixed point's bracket h + (D - 1) beta")
     if excess(top) >= 0.0:  # u(top) rounds to beta
         field = top
     else:
         field = optimize.brentq(excess, h, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return float(2.0 * (h + d * _u_scalar(field, beta, t)))
+    return float(v.representable("beta", 2.0 * (h + d * _u_scalar(field, beta, t)), "the value"))
 
 
 def tree_spontaneous_privacy(degree: int, beta: float) -> float:
     """``lim_{eps -> 0+}`` of :func:`regular_tree_sup` (Theorem A.2 part 1): 0 when
     ``(D - 1) tanh(beta) <= 1`` (every nu > 0 is differentially enforceable), and otherwise
     ``nu_0 = 2 D u(H_0) > 0`` with H_0 the positive root of ``H = (D - 1) u(H)``: no nu below
-    nu_0 can be enforced by any DP level on trees of maximum degree D."""
+    nu_0 can be enforced by any DP level on trees of maximum degree D. ``ValueError`` where the
+    value (about ``2 D beta`` at large beta) exceeds the largest double (1.8e308)."""
     d = _tree_degree(degree)
     beta = v.scalar("beta", beta, low=0.0)
     t = math.tanh(beta)
@@ -698,23 +709,25 @@ def tree_spontaneous_privacy(degree: int, beta: float) -> float:
     def excess(field: float) -> float:
         return (d - 1) * _u_scalar(field, beta, t) - field
 
-    top = (d - 1) * beta
+    top = v.representable("beta", (d - 1) * beta, "the fixed point's bracket (D - 1) beta")
     low = top
     while excess(low) <= 0.0:
         low /= 4.0
         if low < 1e-300:
             return 0.0  # (D - 1) tanh(beta) is 1 up to rounding
     if excess(top) >= 0.0:
-        return float(2.0 * d * _u_scalar(top, beta, t))
-    field = optimize.brentq(excess, low, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return float(2.0 * d * _u_scalar(field, beta, t))
+        field = top
+    else:
+        field = optimize.brentq(excess, low, top, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+    return float(v.representable("beta", 2.0 * d * _u_scalar(field, beta, t), "the value"))
 
 
 def tree_enforceability_bound(degree: int, beta: float, epsilon: ArrayLike) -> NDArray[np.float64]:
     """Theorem A.2 part 1 (quantitative, reconstructed: the text we work from breaks off in it): on trees
     of maximum degree D with ``(D - 1) tanh(beta) = 1 - delta < 1``, every eps-DP mechanism has
     ``nu <= (1 + tanh(beta)) eps / delta`` (from ``u(H) <= tanh(beta) H``), so a regulator enforces
-    any nu by mandating ``eps = nu delta / (1 + tanh beta)``; tight as eps -> 0."""
+    any nu by mandating ``eps = nu delta / (1 + tanh beta)``; tight as eps -> 0. ``ValueError``
+    where the bound exceeds the largest double (1.8e308)."""
     d = _tree_degree(degree)
     beta = v.scalar("beta", beta, low=0.0)
     eps = v.nonnegative("epsilon", epsilon)
@@ -722,7 +735,8 @@ def tree_enforceability_bound(degree: int, beta: float, epsilon: ArrayLike) -> N
     delta = 1.0 - (d - 1) * t
     if delta <= 0.0:
         raise ValueError(f"beta must satisfy (degree - 1) tanh(beta) < 1 (subcritical), got {(d - 1) * t:.6g}")
-    return (1.0 + t) * eps / delta
+    with np.errstate(over="ignore"):
+        return v.representable("epsilon", (1.0 + t) * eps / delta, "the bound")
 
 
 def influence_matrix(prior: ArrayLike) -> NDArray[np.float64]:
@@ -753,20 +767,21 @@ def influence_matrix(prior: ArrayLike) -> NDArray[np.float64]:
 def ising_influence(beta: ArrayLike, degree: ArrayLike) -> NDArray[np.float64]:
     """Closed form of Definition 4.1 for a zero-field Ising edge (i, j) with coupling beta and
     node i of degree D: ``(log(1 + e^{2 beta D}) - log(1 + e^{2 beta (D - 2)})) / 2``, between
-    beta (D = 1, a leaf) and 2 beta."""
+    beta (D = 1, a leaf) and 2 beta. ``ValueError`` where it exceeds the largest double (1.8e308,
+    beta above about 9e307)."""
     beta = v.nonnegative("beta", beta)
     d = v.real("degree", degree, low=1.0)
     beta, d = np.broadcast_arrays(beta, d)
-    low = 2 * beta * (d - 2)
     # log((1 + e^{a + 4 beta}) / (1 + e^a)) = log1p(expm1(4 beta) expit(a)): exact at small beta;
     # beyond e^700, the softplus difference with its linear parts taken exactly
-    moderate = 4 * beta < 700
     with np.errstate(over="ignore"):
+        low = 2 * beta * (d - 2)
+        moderate = 4 * beta < 700
         small_form = 0.5 * np.log1p(np.expm1(np.where(moderate, 4 * beta, 0.0)) * special.expit(low))
-    high = 2 * beta * d
-    linear = np.where(low >= 0, 4 * beta, high)
-    large_form = 0.5 * (linear + np.log1p(np.exp(-np.abs(high))) - np.log1p(np.exp(-np.abs(low))))
-    return np.where(moderate, small_form, large_form)
+        high = 2 * beta * d
+        half_linear = np.where(low >= 0, 2 * beta, beta * d)   # half of 4 beta or of high: no overflow before halving
+        large_form = half_linear + 0.5 * (np.log1p(np.exp(-np.abs(high))) - np.log1p(np.exp(-np.abs(low))))
+    return v.representable("beta", np.where(moderate, small_form, large_form), "the influence")
 
 
 def _check_gamma(gamma: ArrayLike) -> NDArray[np.float64]:
@@ -788,25 +803,29 @@ def _resolvent(gamma: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def theorem_4_2_bound(gamma: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
     """Theorem 4.2, eq. (12): if the influence matrix has spectral norm below 1, every mechanism
-    with individual DP parameters eps_j has ``nu_i <= 2 sum_j [(I - Gamma)^{-1}]_ij eps_j``."""
+    with individual DP parameters eps_j has ``nu_i <= 2 sum_j [(I - Gamma)^{-1}]_ij eps_j``
+    (``ValueError`` where a bound exceeds the largest double, 1.8e308)."""
     gamma = _check_gamma(gamma)
     eps = _eps_vector(epsilon, gamma.shape[0])
     norm = np.linalg.norm(gamma, 2)
     if norm >= 1:
         raise ValueError(f"gamma must have spectral norm below 1, got {norm:.4g}")
-    return 2.0 * np.linalg.solve(np.eye(gamma.shape[0]) - gamma, eps)
+    with np.errstate(over="ignore"):
+        return v.representable("epsilon", 2.0 * np.linalg.solve(np.eye(gamma.shape[0]) - gamma, eps), "the bound")
 
 
 def row_sum_bound(gamma: ArrayLike, epsilon: ArrayLike) -> float:
     """The row-sum corollary of Theorem 4.2: if every row of the influence matrix sums to at most
     ``delta < 1``, every mechanism has ``nu_i <= 2 max_j eps_j / (1 - delta)`` for every i
-    (``Phi = sum_k Gamma^k`` has row sums at most ``1 / (1 - delta)``)."""
+    (``Phi = sum_k Gamma^k`` has row sums at most ``1 / (1 - delta)``); ``ValueError`` where the
+    bound exceeds the largest double (1.8e308)."""
     gamma = _check_gamma(gamma)
     eps = _eps_vector(epsilon, gamma.shape[0])
     delta = float(gamma.sum(axis=1).max())
     if delta >= 1:
         raise ValueError(f"gamma must have row sums below 1, got {delta:.4g}")
-    return 2.0 * float(eps.max()) / (1.0 - delta)
+    with np.errstate(over="ignore"):
+        return float(v.representable("epsilon", 2.0 * float(eps.max()) / (1.0 - delta), "the bound"))
 
 
 def policy_epsilon(nu: ArrayLike, delta: ArrayLike) -> NDArray[np.float64]:
@@ -836,7 +855,8 @@ def log_expectation_shift_bound(gamma: ArrayLike, epsilon: ArrayLike, f: ArrayLi
     mechanism with DP parameters eps_j,
     ``|log pi_hat(f) - log pi(f)| <= sum_{k,j} rho_k(f) [(I - Gamma)^-1]_kj eps_j``,
     with ``rho_k(f) = max_{x ~_k y} log(f(x) / f(y))`` the multiplicative Lipschitz constants of f.
-    Returns the right-hand side; ``f`` is a vector over the 2^n states."""
+    Returns the right-hand side; ``f`` is a vector over the 2^n states. ``ValueError`` where it
+    exceeds the largest double (1.8e308)."""
     gamma = _check_gamma(gamma)
     n = gamma.shape[0]
     eps = _eps_vector(epsilon, n)
@@ -846,14 +866,19 @@ def log_expectation_shift_bound(gamma: ArrayLike, epsilon: ArrayLike, f: ArrayLi
     log_f = np.log(f)
     s = np.arange(2**n)
     rho = np.array([np.abs(log_f - log_f[s ^ (1 << k)]).max() for k in range(n)])
-    return float(rho @ _resolvent(gamma) @ eps)
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = float(rho @ _resolvent(gamma) @ eps)
+    if np.isnan(bound):      # 0 * inf: a constant f (rho = 0) with an overflowing Phi eps
+        bound = 0.0 if not rho.any() else np.inf
+    return float(v.representable("epsilon", bound, "the bound"))
 
 
 def onsager_bound(beta: float) -> float:
     """Theorem A.2 part 2 (reconstructed): on finite subgraphs of Z^2 with beta above
     ``beta_c = log(1 + sqrt 2) / 2`` the worst case is at least ``log((1 + m*)/(1 - m*))`` for
     every eps > 0, with Onsager and Yang's spontaneous magnetization
-    ``m* = (1 - sinh(2 beta)^-4)^(1/8)`` (0 at or below beta_c)."""
+    ``m* = (1 - sinh(2 beta)^-4)^(1/8)`` (0 at or below beta_c). About ``8 beta`` at large beta:
+    ``ValueError`` where it exceeds the largest double (1.8e308, beta above about 2.2e307)."""
     beta = v.scalar("beta", beta, low=0.0)
     if beta <= math.log(1 + math.sqrt(2)) / 2:
         return 0.0
@@ -867,7 +892,7 @@ def onsager_bound(beta: float) -> float:
     else:
         log_q = math.log(-math.expm1(math.log1p(-s) / 8))
     q = math.exp(log_q)
-    return float(math.log(2.0 - q) - log_q)
+    return float(v.representable("beta", math.log(2.0 - q) - log_q, "the bound"))
 
 
 def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, boundary: str = "free") -> float:
@@ -877,7 +902,9 @@ def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, bo
     ``"plus"`` is ``2 artanh`` of the centre magnetization under the field eps/2 with every spin
     outside the box fixed to +1, which bounds the value of every finite subgraph of Z^2 that
     contains the box around its centre from above (GKS: adding sites and edges raises the
-    magnetization; FKG: the all-plus outside is the most favourable boundary)."""
+    magnetization; FKG: the all-plus outside is the most favourable boundary). ``ValueError``
+    where the Ising energy (``beta`` times the number of edges, plus boundary and field terms)
+    reaches the largest double."""
     rows = v.integer("rows", rows, low=1)
     cols = v.integer("cols", cols, low=1)
     n = rows * cols
@@ -887,12 +914,16 @@ def lattice_centre_privacy(rows: int, cols: int, beta: float, epsilon: float, bo
     epsilon = v.scalar("epsilon", epsilon, low=0.0)
     centre = (rows // 2) * cols + (cols - 1) // 2
     edges = grid_edges(rows, cols)
-    if boundary == "free":
-        return inferential_privacy(ising_prior(n, edges, beta), epsilon, centre)
-    if boundary != "plus":
+    if boundary not in ("free", "plus"):
         raise ValueError(f"boundary must be 'free' or 'plus', got {boundary!r}")
     r, c = np.divmod(np.arange(n), cols)
     outside = (r == 0).astype(float) + (r == rows - 1) + (c == 0) + (c == cols - 1)  # plus neighbours
+    energy = beta * len(edges) + (beta * float(outside.sum()) + n * epsilon / 2 if boundary == "plus" else 0.0)
+    if not energy < 1.7e308:
+        raise ValueError(f"beta and epsilon too large: the Ising energy beta x edges (+ boundary and field terms) "
+                         f"must stay below 1.7e308, got {energy:.3g}")
+    if boundary == "free":
+        return inferential_privacy(ising_prior(n, edges, beta), epsilon, centre)
     # 2 artanh(M) = log P(x_centre = 1) - log P(x_centre = 0) under the Gibbs measure
     log_gibbs = _ising_log_prior(n, edges, np.full(len(edges), beta), beta * outside + epsilon / 2)
     up = _bit(n, centre)

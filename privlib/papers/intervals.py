@@ -123,12 +123,16 @@ def _times_exp(x: NDArray[np.float64], s: float) -> NDArray[np.float64]:
     return np.where(x == 0, 0.0, out)
 
 
-def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "interval") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "interval", *,
+                       log: bool = False) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Example 4.4: Theorem 4.1's bounds for the Laplace-privatised sum of n binary records
     (sensitivity 1, so ``p_q(t) = (eps/2) e^{-eps |t - q|}``) with d = n.
 
     ``q_support="interval"`` lets q range over [0, n] (the paper's figure, a flat-topped lower
-    bound); ``"integer"`` over {0, ..., n} (the exact suprema, a scalloped lower bound)."""
+    bound); ``"integer"`` over {0, ..., n} (the exact suprema, a scalloped lower bound).
+    ``log=True`` returns the logs of the bounds (exact where the bounds over- or underflow).
+    ``ValueError`` where the upper bound (without ``log``) or its log (with it) exceeds the
+    largest double, 1.8e308 (``eps n`` above about 709 without ``log``)."""
     t = v.real("t", t)
     n = v.integer("n", n, low=1)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
@@ -138,12 +142,17 @@ def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "i
         nearest = np.clip(np.round(t), 0, n)
     else:
         raise ValueError(f"q_support must be 'interval' or 'integer', got {q_support!r}")
+    if not isinstance(log, (bool, np.bool_)):
+        raise TypeError(f"log must be a bool, got {type(log).__name__}")
     farthest = np.where(t >= n / 2.0, 0.0, float(n))
     log_half_eps = np.log(eps / 2.0)
-    with np.errstate(over="ignore"):                    # e^{eps n} beyond 1e308 is inf: not representable
-        lower = np.exp(log_half_eps - eps * (n + np.abs(t - nearest)))
-        upper = np.exp(log_half_eps + eps * (n - np.abs(t - farthest)))
-    return lower, upper
+    with np.errstate(over="ignore"):
+        log_lower = log_half_eps - eps * (n + np.abs(t - nearest))
+        log_upper = log_half_eps + eps * (n - np.abs(t - farthest))
+        v.representable("epsilon", log_upper, "the log of the upper bound")
+        if log:
+            return log_lower, log_upper
+        return np.exp(log_lower), v.representable("epsilon", np.exp(log_upper), "the upper bound (log=True gives its log)")
 
 
 def _log_laplace_mixture(t: NDArray[np.float64], log_w: NDArray[np.float64], centres: NDArray[np.float64],
@@ -151,13 +160,27 @@ def _log_laplace_mixture(t: NDArray[np.float64], log_w: NDArray[np.float64], cen
     """``log sum_k w_k e^{-rate |t - c_k|}`` for sorted centres, in O((len(t) + len(c)) log len(c))
     by prefix log-sums: ``e^{-rate t} sum_{c_k <= t} w_k e^{rate c_k} + e^{rate t} sum_{c_k > t}
     w_k e^{-rate c_k}``. Exponents are taken relative to the first centre; the absolute error
-    of the result is about ``1e-16 rate (c_max - c_min)``."""
+    of the result is about ``1e-16 rate (c_max - c_min)``. Where ``rate`` times the smallest gap
+    between centres exceeds the range of ``log_w`` by 800, every centre but the two neighbours
+    of t contributes less than ``e^-800`` of the sum: their two terms alone, to a relative 1e-16
+    for every rate up to the largest double."""
+    spread = float(log_w.max() - log_w.min()) if log_w.size else 0.0
+    if centres.size > 1 and rate * float(np.diff(centres).min()) > spread + 800.0:
+        idx = np.searchsorted(centres, t, side="right")                         # centres <= t: [0, idx)
+        left_c, right_c = np.maximum(idx - 1, 0), np.minimum(idx, centres.size - 1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            left = np.where(idx > 0, log_w[left_c] - rate * (t - centres[left_c]), -np.inf)
+            right = np.where(idx < centres.size, log_w[right_c] - rate * (centres[right_c] - t), -np.inf)
+        return np.logaddexp(left, right)
+    if not np.isfinite(rate * (centres[-1] - centres[0])):
+        raise ValueError("epsilon too large for these centres: epsilon times their span exceeds the largest double "
+                         "while their smallest gap is too narrow for the two-neighbour form")
     shifted = centres - centres[0]
     up = np.logaddexp.accumulate(log_w + rate * shifted)                       # sum_{j <= k}
     down = np.logaddexp.accumulate((log_w - rate * shifted)[::-1])[::-1]        # sum_{j >= k}
     idx = np.searchsorted(centres, t, side="right")                             # centres <= t: [0, idx)
     ts = t - centres[0]
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         left = np.where(idx > 0, up[np.maximum(idx - 1, 0)] - rate * ts, -np.inf)
         right = np.where(idx < centres.size, down[np.minimum(idx, centres.size - 1)] + rate * ts, -np.inf)
     return np.logaddexp(left, right)
@@ -169,8 +192,8 @@ def laplace_sum_marginal(t: ArrayLike, weights: ArrayLike, epsilon: float, *, se
     ``p_theta(t) = sum_k w_k Lap(t; c_k, sensitivity/eps)`` of the Laplace-privatised sum under a
     data model that gives the count k (of n binary records) probability ``weights[k]``,
     k = 0..n; ``centres`` replaces the query values 0..n (any increasing values). Exact, in log
-    space (``log=True`` returns ``log p_theta(t)``, finite where the density underflows), in
-    O((len(t) + n) log n) time."""
+    space (``log=True`` returns ``log p_theta(t)``, finite where the density underflows, ``-inf``
+    only where the log density is below -1.8e308), in O((len(t) + n) log n) time."""
     t = v.real("t", t)
     w = v.pmf("weights", weights)
     if w.ndim != 1:

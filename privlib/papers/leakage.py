@@ -752,7 +752,9 @@ def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float,
     Exact: given m members, the two event counts are independent binomials, so the joint law
     of the two cells is a mixture over m of products of binomial cell probabilities (scipy's
     accurate cdf at the integer cell edges), summed over the group sizes that carry all but
-    1e-30 of the mass; cost O(sqrt(n) cells^2).
+    1e-30 of the mass; cost O(sqrt(n) cells^2). ``ValueError``, before the work, beyond 10^6
+    binomial cell edges (about ``12 sqrt(n)`` group sizes times ``cells + 1``: n up to about
+    5e7 at 10 cells) or 5e8 table entries.
     """
     n = v.integer("n", n, low=1, high=10**12)
     g = v.scalar("group", group, low=0.0, high=1.0, low_open=True, high_open=True)
@@ -765,6 +767,7 @@ def relative_frequencies_min_entropy(n: int, group: float, rate_in_group: float,
     half = np.sqrt(n * np.log(2e31) / 2.0)
     lo = int(max(np.floor(n * g - half), 0))
     hi = int(min(np.ceil(n * g + half), n))
+    v.size_limit("n", (hi - lo + 1) * (cells + 1), 10**6, "binomial cell edges (group sizes x (cells + 1))")
     v.size_limit("n", (hi - lo + 1) * (cells + 1) ** 2, 5e8, "table entries")
     sizes = np.arange(lo, hi + 1)
     members = stats.binom.pmf(sizes, n, g)

@@ -156,7 +156,9 @@ def kl_privacy(channel: FiniteChannel) -> float:
 
 def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> float:
     """Smallest beta with ``channel`` (beta, gamma)-CHTP (Definition 8) over all ordered
-    neighbours; ``soft=True`` gives the level that every less informative channel must meet."""
+    neighbours; ``soft=True`` gives the level that every less informative channel must meet.
+    ``ValueError`` for a channel whose neighbour pairs would need more than 3.4e7 entries
+    (``n K^n (K - 1)`` times the outputs), before allocating them."""
     p, q = _finite_channel(channel).distinct_neighbour_rows()
     g = v.scalar("gamma", gamma, low=0.0, high=1.0, low_open=True)
     if not isinstance(soft, (bool, np.bool_)):
@@ -485,26 +487,38 @@ def noise_coefficient(mechanism: str, n: ArrayLike, d: ArrayLike, alpha: ArrayLi
                       delta: float | None = None) -> NDArray[np.float64]:
     """``c_W`` with ``E||W||^2 = c_W T^2`` for estimator (20) at truncation level ``T``
     (sensitivity ``2T/n`` in l2, ``2T sqrt(d)/n`` in l1): ``2d/(n^2 alpha)`` (KL),
-    ``8 d log(1.25/delta)/(n^2 alpha^2)`` (Gaussian, alpha <= 1), ``8 d^2/(n^2 alpha^2)`` (Laplace)."""
+    ``8 d log(1.25/delta)/(n^2 alpha^2)`` (Gaussian, alpha <= 1), ``8 d^2/(n^2 alpha^2)`` (Laplace).
+    ``ValueError`` where ``c_W`` exceeds the largest double (1.8e308; e.g. Laplace noise at
+    ``n alpha / d`` below about 2e-154)."""
     mech = _mechanism(mechanism)
     n_ = v.real("n", n, low=1.0)
     d_ = v.real("d", d, low=1.0)
     a_ = v.positive("alpha", alpha)
     if mech == "none":
         return np.zeros(np.broadcast_shapes(n_.shape, d_.shape, a_.shape))
-    if mech == "kl":
-        return 2.0 * d_ / (n_ ** 2 * a_)
-    if mech == "laplace":
-        return 8.0 * d_ ** 2 / (n_ ** 2 * a_ ** 2)
-    if delta is None:
-        raise ValueError("delta must be given for the Gaussian (alpha, delta)-DP mechanism")
-    dl = v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
-    v.real("alpha", a_, low=0.0, high=1.0, low_open=True)
-    return 8.0 * d_ * np.log(1.25 / dl) / (n_ ** 2 * a_ ** 2)
+    if mech == "gauss":
+        if delta is None:
+            raise ValueError("delta must be given for the Gaussian (alpha, delta)-DP mechanism")
+        dl = v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+        v.real("alpha", a_, low=0.0, high=1.0, low_open=True)
+    # where a square over- or underflows (huge n or d, tiny alpha), the ratios are taken first
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        if mech == "kl":
+            c = 2.0 * d_ / (n_ ** 2 * a_)
+            stable = 2.0 * (d_ / n_) / (n_ * a_)
+        elif mech == "laplace":
+            c = 8.0 * d_ ** 2 / (n_ ** 2 * a_ ** 2)
+            stable = 8.0 * (d_ / n_ / a_) ** 2
+        else:
+            c = 8.0 * d_ * np.log(1.25 / dl) / (n_ ** 2 * a_ ** 2)
+            stable = 8.0 * np.log(1.25 / dl) * (d_ / n_) / n_ / a_ ** 2
+        c = np.where(np.isfinite(c) & (c > 0), c, stable)
+    return v.representable("n, d and alpha", c, "c_W", too="extreme")
 
 
 def optimal_truncation(r: float, k: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
-    """Minimiser ``T = r ((k-1)/c_W)^{1/(2k)}`` of bound (31) (``r`` for ``k = inf``)."""
+    """Minimiser ``T = r ((k-1)/c_W)^{1/(2k)}`` of bound (31) (``r`` for ``k = inf``; ``inf``, no
+    truncation, for ``c_W = 0``: without noise the bound decreases in T)."""
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0, finite=False)
     c = v.nonnegative("c_W", c_W)
@@ -551,7 +565,9 @@ def private_mean(X: ArrayLike, mechanism: str, alpha: float, T: float, delta: fl
 
 def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Bound (31) on the squared error of estimator (20) over ``E||X||^k <= r^k``, ``k >= 2``:
-    ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4)."""
+    ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4); ``inf`` for ``k = inf`` and
+    ``T < r``. ``ValueError`` where a finite bound exceeds the largest double (1.8e308: T far
+    below r, or ``c_W T^2`` beyond it)."""
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0, finite=False)
     n_ = v.real("n", n, low=1.0)
@@ -559,7 +575,9 @@ def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: Array
     c = v.nonnegative("c_W", c_W)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         bias2 = np.where(np.isinf(k_), np.where(t >= r_, 0.0, np.inf), r_ ** 2 * (r_ / t) ** (2 * (k_ - 1)))
-    return bias2 + r_ ** 2 / n_ + c * t ** 2
+        bound = bias2 + r_ ** 2 / n_ + c * t ** 2
+    v.representable("T and c_W", np.where(np.isinf(k_) & (t < r_), 0.0, bound), "the bound", too="extreme")
+    return bound
 
 
 def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
@@ -588,7 +606,8 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
     """``sup over p`` of :func:`two_point_risk` at the truncation level minimising (31), for
     every ``(n, d, alpha)`` of the broadcast inputs in one evaluation (``n_grid`` log-spaced
     values of ``p`` in [1e-12, 1]). Returns ``(risk, argmax p)``. For ``k = inf`` the least
-    favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``."""
+    favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``.
+    ``n_grid`` is at most 10^6, and the broadcast inputs times ``n_grid`` at most 10^7."""
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.scalar("k", k, low=2.0, finite=False)
     c = noise_coefficient(mechanism, n, d, alpha, delta)
@@ -599,7 +618,9 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
         t = np.full(c.shape, np.inf)
     else:
         t = optimal_truncation(r_, k_, c)
-    p = np.geomspace(1e-12, 1.0, v.integer("n_grid", n_grid, low=2))
+    n_grid = v.integer("n_grid", n_grid, low=2, high=10**6)
+    v.size_limit("n_grid", c.size * n_grid, 10**7, "risk evaluations (broadcast values x n_grid)")
+    p = np.geomspace(1e-12, 1.0, n_grid)
     risk = _two_point_error(p, r_, k_, n_[..., None], t[..., None])
     i = np.argmax(risk, axis=-1)
     best = np.take_along_axis(risk, i[..., None], axis=-1)[..., 0]
@@ -611,8 +632,9 @@ def simulate_two_point_risk(p: float, r: float, k: float, n: int, d: int, alpha:
                             rng: np.random.Generator | int | None = None) -> tuple[float, float]:
     """Monte Carlo squared error of estimator (20) on the two-point law of
     :func:`two_point_risk` (``k = inf``: ``+-r e_1``), through the sufficient statistic
-    ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``."""
-    n = v.integer("n", n, low=1)
+    ``B ~ Bin(n, p)`` and the noise; returns ``(mean, standard error)``. ``n`` is at most 10^18
+    (numpy's binomial sampler takes 64-bit counts)."""
+    n = v.integer("n", n, low=1, high=10**18)
     d = v.integer("d", d, low=1)
     reps = v.integer("reps", reps, low=2)
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
@@ -673,7 +695,7 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
 def rate_exponents(k: float) -> dict[str, dict[str, float]]:
     """Exponents of ``n``, ``d`` and ``alpha`` in the privacy term of the upper bounds of
     Table 1 / Proposition 6 (the rates the Section 4 estimators attain)."""
-    a = float(_k_exponent(k))
+    a = float(_k_exponent(v.scalar("k", k, low=1.0, low_open=True, finite=False)))
     return {
         "dp": {"n": -a, "d": a, "alpha": -a},
         "approx_dp": {"n": -a, "d": a / 2, "alpha": -a},
@@ -840,19 +862,26 @@ def histogram_risk_exact(cdf: Callable[[NDArray[np.float64]], NDArray[np.float64
     density ``f(x) = prod_j g(x_j)`` on ``[0, 1]^d``, given the CDF of ``g`` and ``int g^2``:
     ``(int g^2)^d - m^d S^d + (1 - S^d) m^d / n + 8 m^{2d} / (n alpha)^2`` with
     ``S = sum of squared bin masses of g`` (bias, sampling variance, Laplace noise); vectorised
-    over ``m`` and ``n``."""
+    over ``m`` and ``n``. ``ValueError`` for ``m`` beyond 10^7 bins per axis or 10^9 CDF
+    evaluations in all (the sum of ``m + 1`` over the values of ``m``), and where the risk
+    exceeds the largest double (1.8e308: the noise term at tiny ``n alpha``)."""
     n_ = v.real("n", n, low=1.0)
     m_ = _whole("m", m)
     a = v.scalar("alpha", alpha, low=0.0, low_open=True, finite=False)
     d = v.integer("d", d, low=1)
     A = v.scalar("int_g2", int_g2, low=0.0, low_open=True)
     flat = m_.ravel()
+    if flat.size:
+        v.size_limit("m", int(flat.max()), 10**7, "bins per axis")
+        v.size_limit("m", int(flat.sum()) + flat.size, 10**9, "CDF evaluations (the sum of m + 1)")
     S = np.array([np.sum(np.diff(cdf(np.linspace(0.0, 1.0, int(mi) + 1))) ** 2) for mi in flat]).reshape(m_.shape)
     bias1 = np.clip(A - m_ * S, 0.0, None)  # one-dimensional bias, >= 0 by Cauchy-Schwarz
     bias = -A ** d * np.expm1(d * np.log1p(-bias1 / A))
     variance = (1.0 - S ** d) * m_ ** d / n_
-    noise = 0.0 if np.isinf(a) else 8.0 * m_ ** (2 * d) / (n_ * a) ** 2
-    return bias + variance + noise
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        noise = 0.0 if np.isinf(a) else 8.0 * m_ ** (2 * d) / (n_ * a) ** 2
+        risk = bias + variance + noise
+    return v.representable("m, n, d and alpha", np.where(np.isnan(risk), np.inf, risk), "the risk", too="extreme")
 
 
 def bump_packing_density(x: ArrayLike, signs: ArrayLike, width: float) -> NDArray[np.float64]:
@@ -903,10 +932,11 @@ def histogram_optimal_bins(cdf: Callable[[NDArray[np.float64]], NDArray[np.float
     """The number of bins per axis in ``1..min(m_max, 3 n^{1/d})`` minimising
     :func:`histogram_risk_exact`, and the minimal risk: 40 log-spaced candidates, then finer
     candidates between the neighbours of the best one until they are consecutive integers (exact
-    when the risk is unimodal in the number of bins, as bias, variance and noise make it)."""
+    when the risk is unimodal in the number of bins, as bias, variance and noise make it).
+    ``m_max`` is at most 10^5."""
     n_ = v.scalar("n", n, low=1.0)
     d = v.integer("d", d, low=1)
-    top = max(1, min(v.integer("m_max", m_max, low=1), int(3 * n_ ** (1.0 / d))))
+    top = max(1, int(min(float(v.integer("m_max", m_max, low=1, high=10**5)), 3 * n_ ** (1.0 / d))))
     cand = np.unique(np.round(np.geomspace(1, top, 40)))
     while True:
         risk = histogram_risk_exact(cdf, int_g2, n_, cand, alpha, d)

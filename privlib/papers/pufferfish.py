@@ -72,6 +72,11 @@ def _log_ratio_extremes(lm: NDArray[np.float64], ln: NDArray[np.float64], axis: 
 
 
 def _broadcast(mu: NDArray[np.float64], nu: NDArray[np.float64], axis: int):
+    """``mu`` and ``nu`` broadcast against each other on every axis but the atoms' (``axis``),
+    where they must have the same number of atoms (one atom does not stretch to many)."""
+    if mu.ndim and nu.ndim and -min(mu.ndim, nu.ndim) <= axis < min(mu.ndim, nu.ndim) and mu.shape[axis] != nu.shape[axis]:
+        raise ValueError(f"mu and nu must have broadcastable shapes with the same number of atoms along axis, "
+                         f"got {mu.shape[axis]} and {nu.shape[axis]} atoms")
     try:
         mu, nu = np.broadcast_arrays(mu, nu)
     except ValueError:
@@ -339,7 +344,9 @@ def laplace_sum_pufferfish_loss(n: int, epsilon: float, rho: ArrayLike) -> NDArr
     between centres, so its supremum is attained at a centre or in a tail. O(n) time and memory
     per value of rho (prefix log-sums; about 140 bytes per record, 1.4 GB at n = 10^7);
     ``ValueError`` beyond ``2e7`` (n times the number of rho values) or ``10^4`` rho values,
-    before allocating."""
+    before allocating, and where the loss exceeds the largest double (1.8e308). At ``rho`` 0 or 1
+    the two output laws are single Laplace laws; where ``eps`` times the distance between their
+    centres overflows, the loss is their closed form, ``|n - 2| eps`` or ``n eps``."""
     n = v.integer("n", n, low=1)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     rho = v.probability("rho", rho)
@@ -361,7 +368,11 @@ def laplace_sum_pufferfish_loss(n: int, epsilon: float, rho: ArrayLike) -> NDArr
         f1 = intervals._log_laplace_mixture(knots, log_w1[used1], centres[used1], eps)
         f0 = intervals._log_laplace_mixture(knots, log_w0[used0], centres[used0], eps)
         # tails: beyond every centre the log-ratio is constant, log E_1 e^{+-eps S} - log E_0 e^{+-eps S}
-        upper = special.logsumexp(log_w1[used1] + eps * (centres[used1] - n)) - special.logsumexp(log_w0[used0] + eps * (centres[used0] - n))
-        lower = special.logsumexp(log_w1[used1] - eps * centres[used1]) - special.logsumexp(log_w0[used0] - eps * centres[used0])
-        out[idx] = max(float(np.abs(f1 - f0).max()), abs(upper), abs(lower))
+        with np.errstate(over="ignore", invalid="ignore"):
+            upper = special.logsumexp(log_w1[used1] + eps * (centres[used1] - n)) - special.logsumexp(log_w0[used0] + eps * (centres[used0] - n))
+            lower = special.logsumexp(log_w1[used1] - eps * centres[used1]) - special.logsumexp(log_w0[used0] - eps * centres[used0])
+            out[idx] = max(float(np.abs(f1 - f0).max()), abs(upper), abs(lower))
+            if not np.isfinite(out[idx]) and r in (0.0, 1.0):   # two single Laplace laws, far apart
+                out[idx] = (n if r == 1.0 else abs(n - 2)) * eps
+    v.representable("epsilon", np.where(np.isnan(out), np.inf, out), "the loss")
     return float(out) if out.ndim == 0 else out

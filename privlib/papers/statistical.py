@@ -492,9 +492,11 @@ def statistical_utility_loss(n: int, m: int, pi: ArrayLike) -> NDArray[np.float6
 def noise_utility_loss(scale: ArrayLike, noise: str = "gaussian") -> NDArray[np.float64]:
     """Lemma 9: the utility loss (and statistical utility loss) of additive noise is its variance:
     ``scale^2`` for Gaussian noise (standard deviation ``scale``), ``2 scale^2`` for Laplace noise
-    of scale ``scale``."""
+    of scale ``scale``. ``ValueError`` where the variance exceeds the largest double (1.8e308:
+    ``scale`` above about 1.3e154 for Gaussian, 9.5e153 for Laplace noise)."""
     scale = v.nonnegative("scale", scale)
-    return scale**2 * (1.0 if _check_noise(noise) == "gaussian" else 2.0)
+    with np.errstate(over="ignore"):
+        return v.representable("scale", scale**2 * (1.0 if _check_noise(noise) == "gaussian" else 2.0), "the variance")
 
 
 def equal_utility_scales(n: int, m: int, pi: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
