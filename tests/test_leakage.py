@@ -434,3 +434,37 @@ def test_quantized_mean_keeps_relative_accuracy_in_the_tails():
         got = leakage.quantized_mean_min_entropy(n, [0.0, 1.0], [0.95, 0.05])
         assert got == pytest.approx(exact, rel=1e-9)
         assert got > 0
+
+
+def test_laplace_count_pml_above_epsilon_700_in_log_space():
+    """Above epsilon = 700 (``e^eps`` not a double) the parts are combined in log-space: against a
+    log-sum-exp of the full mixtures at 800 and 5000, and at 1e300 and the largest double against
+    the limit, where only the lattice points nearest to ``n y`` count (exact rationals)."""
+    import math
+    from fractions import Fraction
+
+    from scipy import special
+
+    from privlib.core._logspace import log_binomial_pmf
+
+    n, th = 40, 0.3
+    k = np.arange(n)
+    log_w = log_binomial_pmf(k, n - 1, th)
+    ys = np.array([-0.3, 0.0, 0.01, 0.3125, 0.33, 0.5, 0.9, 0.97, 1.0, 1.2])
+    for eps in (800.0, 5000.0):
+        for y in ys:
+            dist = [np.abs(n * y - (k + z)) for z in (0, 1)]
+            near = min(d.min() for d in dist)  # e^{-eps near} taken out of both mixtures
+            a = [special.logsumexp(log_w - eps * (d - near)) for d in dist]
+            top = max(a)
+            full = -np.logaddexp(np.log(th) + a[1] - top, np.log1p(-th) + a[0] - top)
+            assert float(leakage.laplace_count_pml(n, th, eps, y)) == pytest.approx(full, rel=1e-12, abs=1e-15), (eps, y)
+    pmf = [Fraction(math.comb(n - 1, j)) * Fraction(3, 10) ** j * Fraction(7, 10) ** (n - 1 - j) for j in range(n)]
+    for y in ys:
+        ny = Fraction(float(n * y))
+        dist = [[abs(ny - (j + z)) for j in range(n)] for z in (0, 1)]
+        nearest = min(min(d) for d in dist)
+        a = [sum(pmf[j] for j in range(n) if dist[z][j] == nearest) for z in (0, 1)]
+        limit = math.log(max(a) / (Fraction(3, 10) * a[1] + Fraction(7, 10) * a[0]))
+        for eps in (1e300, 1.7e308):
+            assert float(leakage.laplace_count_pml(n, th, eps, y)) == pytest.approx(limit, rel=1e-12, abs=1e-15), (eps, y)

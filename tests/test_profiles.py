@@ -143,3 +143,24 @@ def test_epsilon_for_delta_finds_the_start_of_a_flat_curve_up_to_epsilon_max():
     assert profiles.epsilon_for_delta(lambda e: profiles.laplace_delta(e, 1.0), 0.0) == pytest.approx(1.0, abs=1e-9)
     with pytest.raises(ValueError, match="no epsilon <= epsilon_max"):
         profiles.epsilon_for_delta(lambda e: max(0.0, 1.6 - e), 0.0, epsilon_max=1.5)
+
+
+@pytest.mark.parametrize("grid", [np.linspace(0.0, 2.0, 101), np.linspace(-1.0, 1.0, 7), np.geomspace(1e-3, 3.0, 50),
+                                  np.array([0.0, 0.1, 0.5, 2.0]), np.linspace(0.0, 800.0, 9)])
+def test_hockey_stick_binning_matches_searchsorted(grid):
+    """The O(1) binning on uniform and log-uniform grids places every output where searchsorted
+    puts its loss, also losses exactly on a grid point, outputs of no mass under one law (+-inf)
+    and losses beyond both ends; outputs of no mass under either law (0/0, no contribution) get
+    some bin in range. Any other grid goes through searchsorted."""
+    from privlib.core.profiles import _bin_losses, _losses
+
+    rng = np.random.default_rng(3)
+    q = rng.random(4000) + 0.1
+    loss = np.concatenate([rng.uniform(grid[0] - 1.0, grid[-1] + 1.0, 3000), np.repeat(grid, 2),
+                           np.zeros(1000 - 2 * grid.size)])
+    p = q * np.exp(np.minimum(loss, 700.0))
+    p[:5], q[5:10], p[10:15], q[10:15] = 0.0, 0.0, 0.0, 0.0
+    bins, _ = _bin_losses(grid, p, q)
+    mass = (p > 0) | (q > 0)
+    np.testing.assert_array_equal(bins[mass], np.searchsorted(grid, _losses(p, q), side="left")[mass])
+    assert ((bins >= 0) & (bins <= grid.size)).all()

@@ -134,42 +134,65 @@ def _grid_step(grid: NDArray[np.float64]) -> tuple[float, float] | None:
     return float(grid[0]), float(step)
 
 
-def _bin_losses(grid: NDArray[np.float64], loss: NDArray[np.float64]) -> NDArray[np.int64]:
-    """``np.searchsorted(grid, loss, side="left")``: the number of grid points below each loss.
-    On an arithmetic grid (or a log-uniform one, for positive losses) the bin is
-    ``ceil((loss - start) / step)`` clipped to ``[0, k]``, an O(1) formula per output; the few
-    losses within 1e-9 of a bin edge, where rounding could put them on the wrong side, are
-    placed by ``searchsorted``. Any other grid: ``searchsorted`` (O(log k) per output)."""
+def _losses(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The privacy loss ``log(p / q)``: one division and one log; where the ratio leaves the
+    normal range of doubles (or is 0/0), ``log p - log q`` (0 where both vanish)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        loss = np.divide(p, q)
+        odd = np.flatnonzero(~((loss >= 1e-300) & (loss <= 1e300)))
+        np.log(loss, out=loss)
+        if odd.size:
+            loss[odd] = np.log(p[odd]) - np.log(q[odd])
+            both = odd[(p[odd] == 0) & (q[odd] == 0)]
+            loss[both] = 0.0                              # no mass under either: no contribution
+    return loss
+
+
+def _bin_losses(grid: NDArray[np.float64], p: NDArray[np.float64],
+                q: NDArray[np.float64]) -> tuple[NDArray[np.int64], list[NDArray[np.float64]]]:
+    """``np.searchsorted(grid, _losses(p, q), side="left")``: the number of grid points below each
+    output's privacy loss, and the float work arrays of the outputs' size left free for reuse. On an arithmetic grid (or a log-uniform one, for positive losses) the
+    bin is ``ceil((loss - start) / step)`` clipped to ``[0, k]``, an O(1) formula per output,
+    worked in place on one array (at 10^7 outputs a fresh array costs as much as a pass over it);
+    the few losses within 1e-9 of a bin edge, where rounding could put them on the wrong side,
+    are placed by ``searchsorted``. Any other grid: ``searchsorted`` (O(log k) per output).
+    Where the grid stays within ``|eps| < 690`` the ratios outside the normal range of doubles
+    (or 0/0) cannot fall near a grid point, so the log of the ratio is binned as it is (0/0, a
+    NaN, goes to bin 0: it has no mass)."""
     k = grid.size
     arith = _grid_step(grid)
+    logs = None
     if arith is None and grid.size >= 3 and grid[0] > 0 and np.isfinite(grid[-1]):
         logs = _grid_step(np.log(grid))
-        if logs is not None:                          # log-uniform: bin log(loss), losses <= 0 go to bin 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                pos = np.log(np.where(loss > 0, loss, grid[0]))
-            t = (pos - logs[0]) * (1.0 / logs[1])
-            t[~(loss > 0)] = -0.5
-            return _round_bins(grid, loss, t, k)
-    if arith is None:
-        return np.searchsorted(grid, loss, side="left")
-    t = loss - arith[0]
-    t *= 1.0 / arith[1]
-    return _round_bins(grid, loss, t, k)
-
-
-def _round_bins(grid: NDArray[np.float64], loss: NDArray[np.float64], t: NDArray[np.float64], k: int) -> NDArray[np.int64]:
-    """Bins from the fractional grid positions ``t`` of the losses (NaN-free, +-inf allowed)."""
-    np.clip(t, -0.5, k + 0.5, out=t)                 # outside the grid: bins 0 and k, not near an edge
+    if arith is None and logs is None:
+        loss = _losses(p, q)
+        return np.searchsorted(grid, loss, side="left"), [loss]
+    if -690.0 < grid[0] and grid[-1] < 690.0:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            t = np.divide(p, q)
+            np.log(t, out=t)
+    else:
+        t = _losses(p, q)
+    if logs is not None:                              # log-uniform: bin log(loss), losses <= 0 go to bin 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.log(t, out=t)                          # NaN for losses < 0, -inf at 0: both to bin 0
+        start, step = logs
+    else:
+        start, step = arith
+    with np.errstate(invalid="ignore"):
+        t -= start
+        t *= 1.0 / step
+        np.fmax(t, -0.5, out=t)                       # below the grid (and NaN): bin 0, not near an edge
+        np.minimum(t, k - 0.5, out=t)                 # above it: bin k
     b = np.ceil(t)
-    t -= b                                            # t - ceil(t) in (-1, 0]: near 0 or -1 at an edge
-    t += 0.5
+    np.subtract(b, t, out=t)                          # ceil(t) - t in [0, 1): near 0 or 1 at an edge
+    t -= 0.5
     np.abs(t, out=t)
     edge = np.flatnonzero(t > 0.5 - 1e-9)
-    np.clip(b, 0, k, out=b)
     bins = b.astype(np.int64)
     if edge.size:
-        bins[edge] = np.searchsorted(grid, loss[edge], side="left")
-    return bins
+        bins[edge] = np.searchsorted(grid, _losses(p[edge], q[edge]), side="left")
+    return bins, [t, b]
 
 
 def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -195,25 +218,15 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
         raise ValueError("epsilon must be > -inf")
     grid, where = np.unique(eps.ravel(), return_inverse=True)
     k = grid.size
-    # the privacy loss log(p / q): one division and one log; where the ratio leaves the normal
-    # range of doubles (or is 0/0), log p - log q
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        loss = np.divide(p, q)
-        odd = np.flatnonzero(~((loss >= 1e-300) & (loss <= 1e300)))
-        np.log(loss, out=loss)
-        if odd.size:
-            loss[odd] = np.log(p[odd]) - np.log(q[odd])
-            both = odd[(p[odd] == 0) & (q[odd] == 0)]
-            loss[both] = 0.0                              # no mass under either: no contribution
     # bin b holds the outputs with grid[b-1] < loss <= grid[b]; they count for grid[0..b-1]
-    bins = _bin_losses(grid, loss)
+    bins, work = _bin_losses(grid, p, q)
     # each output's own term for the largest epsilon below its loss, written
     # p - e^eps q = (p - q) - (e^eps - 1) q: p - q is exact for nearly equal p and q, and the
     # second term carries the small factor expm1(eps); bin 0 (losses below the grid) is dropped
-    diff = p - q
+    diff = np.subtract(p, q, out=work.pop())
     with np.errstate(over="ignore"):
         factor = np.expm1(np.concatenate(([0.0], grid)))  # inf beyond eps = 709
-    exact = factor.take(bins)
+    exact = factor.take(bins, out=work.pop() if work else None)
     with np.errstate(invalid="ignore"):
         exact *= q                                        # inf * 0 where q vanishes: no q-term
     if np.isinf(factor).any():

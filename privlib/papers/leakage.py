@@ -284,29 +284,28 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                         q: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
     given separately, so that a p within 1e-17 of 1 keeps its digits). Where the tail does not
-    underflow: scipy's binomial cdf over its pmf (Boost's, always called with the smaller of p and
-    q: the tail of ``m - S ~ Bin(m, q)`` when ``p > q``). Where it underflows,
-    k lies more than ~37 standard deviations below the mean, and the ratio is the continued
-    fraction of the incomplete beta function without its power prefactor,
+    underflow: two calls of scipy's binomial law (Boost's), the tail as
+    ``P(m - S >= m - k)`` of ``m - S ~ Bin(m, q)`` (``binom.sf``, exact in q whichever of p and
+    q is smaller) over the pmf taken at the smaller of p and q (``binom.pmf``), both through the
+    distribution's per-law methods ``_sf`` and ``_pmf`` (the arguments are valid by construction:
+    scipy's argument handling would cost more than the two Boost calls on a few hundred points). Where it
+    underflows, k lies more than ~37 standard deviations below the mean, and the ratio is the
+    continued fraction of the incomplete beta function without its power prefactor,
     ``I_q(m - k, k + 1) / P(S = k) = p * CF`` (modified Lentz; a few terms that far in the tail)."""
-    out = np.zeros(k.shape)
     small_p = p <= q
-    tail = np.ones(k.shape)                        # P(S <= m) = 1: the ratio is 1 / P(S = m)
-    lo, hi = np.flatnonzero(small_p & (k < m)), np.flatnonzero(~small_p & (k < m))
-    tail[lo] = stats.binom.cdf(k[lo], m, p[lo])
-    tail[hi] = stats.binom.sf(m - k[hi] - 1.0, m, q[hi])     # P(m - S >= m - k), m - S ~ Bin(m, q)
-    pmf = stats.binom.pmf(np.where(small_p, k, m - k), m, np.minimum(p, q))
+    tail = np.where(k < m, stats.binom._sf(np.minimum(m - k - 1.0, m), m, q), 1.0)   # 1 at k = m
+    pmf = stats.binom._pmf(np.where(small_p, k, m - k), m, np.where(small_p, p, q))
     fine = (tail > 1e-290) & (pmf > 1e-290)
-    out[fine] = np.log(tail[fine]) - np.log(pmf[fine])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(fine, np.log(tail) - np.log(pmf), 0.0)
     huge = (tail > 1e-290) & ~fine                 # a mass far beyond the mean: the ratio is enormous
     if huge.any():
-        kk, pp = k[huge], p[huge]
-        out[huge] = np.log(tail[huge]) - stats.binom.logpmf(kk, m, pp)
+        out[huge] = np.log(tail[huge]) - stats.binom.logpmf(k[huge], m, p[huge])
     deep = ~(tail > 1e-290)
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
         tiny = 1e-300
-        c = np.ones_like(x)
+        c = np.ones_like(a)
         d = 1.0 - (a + b) * x / (a + 1.0)
         d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
         h = d.copy()
@@ -321,7 +320,8 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                 h *= d * c
             if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
                 break
-        out[deep] = np.log(p[deep]) + np.log(h)
+        with np.errstate(divide="ignore"):
+            out[deep] = np.log(p[deep]) + np.log(h)
     return out
 
 
@@ -342,23 +342,27 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``-expm1`` of those exponents (no difference of logs): relative accuracy at tiny epsilon. The
     parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
     tail ratios from ``_log_binomial_mills``, so the cost per output is independent of n and
-    nothing overflows at n = 10^8 or beyond. The exact factors ``e^eps`` are represented up to
-    epsilon = 700, the largest epsilon accepted (beyond it use :func:`laplace_count_pml_sup`).
+    nothing overflows at n = 10^8 or beyond. Above epsilon = 700, where ``e^eps`` is not a
+    double, the six parts are combined in log-space (``log A_0 - log A_1`` by log-sum-exp of
+    their logarithms, each written without ``e^eps``): every finite epsilon is accepted, up to
+    the largest double, where the value tends to ``-log theta`` or ``-log(1 - theta)`` (the
+    lattice point nearest to ``n y`` decides the entry).
     """
     n = v.integer("n", n, low=1, high=10**12)
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
-    eps = v.scalar("epsilon", epsilon, low=0.0, high=700.0, low_open=True)
+    eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     y_arr = v.real("y", y)
     c = n * np.atleast_1d(y_arr).ravel() - 1.0   # entry i = 1 puts the count at k + 1
     m = n - 1                                    # the other entries: S' ~ Bin(n - 1, theta)
     log_odds = np.log(th) - np.log1p(-th)
     j = np.floor(c)
     f = c - j
-    w_left = np.full(c.shape, -np.inf)           # log of each part relative to P(j + 1)
-    w_mid = np.where((j >= -1) & (j <= m - 1), -eps * (1.0 - f), -np.inf)
-    w_right = np.full(c.shape, -np.inf)
-    w_left[j >= m] = 0.0                          # every count at or below c: only the left part
-    w_right[j <= -2] = 0.0                        # every count beyond c + 1: only the right part
+    # each part relative to P(j + 1), without its factor e^{-eps |c - k|} at the nearest k
+    b_left = np.full(c.shape, -np.inf)
+    b_right = np.full(c.shape, -np.inf)
+    b_left[j >= m] = 0.0                          # every count at or below c: only the left part
+    b_right[j <= -2] = 0.0                        # every count beyond c + 1: only the right part
+    has_mid = (j >= -1) & (j <= m - 1)
     left = np.flatnonzero((j >= 0) & (j <= m - 1))
     right = np.flatnonzero((j >= -1) & (j <= m - 2))
     jl, jr = j[left], j[right]
@@ -367,8 +371,13 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     down, down_c = special.expit(log_odds - eps), special.expit(-(log_odds - eps))
     mills = _log_binomial_mills(np.r_[jl, m - jr - 2.0], m, np.r_[np.full(jl.size, up), np.full(jr.size, down_c)],
                                 np.r_[np.full(jl.size, up_c), np.full(jr.size, down)])
-    w_left[left] = -eps * f[left] + np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
-    w_right[right] = -eps * (2.0 - f[right]) + np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
+    b_left[left] = np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
+    b_right[right] = np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
+    if eps > 700.0:
+        return _laplace_count_pml_log_space(eps, f, b_left, b_right, has_mid, th).reshape(y_arr.shape)
+    w_left = -eps * f + b_left
+    w_mid = np.where(has_mid, -eps * (1.0 - f), -np.inf)
+    w_right = -eps * (2.0 - f) + b_right
     top = np.maximum(np.maximum(w_left, w_mid), w_right)
     u_left, u_mid, u_right = np.exp(w_left - top), np.exp(w_mid - top), np.exp(w_right - top)
     total = u_left + u_mid + u_right                               # A_1, up to a common factor
@@ -383,6 +392,31 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
         left_l = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
     out = np.where(q <= 1.0, right_l, left_l)
     return np.maximum(out, 0.0).reshape(y_arr.shape)
+
+
+def _laplace_count_pml_log_space(eps: float, f: NDArray[np.float64], b_left: NDArray[np.float64],
+                                 b_right: NDArray[np.float64], has_mid: NDArray[np.bool_], th: float) -> NDArray[np.float64]:
+    """:func:`laplace_count_pml` above epsilon = 700, in log-space. Each of the six parts is
+    ``e^{-eps c}`` times ``e^b`` (its offset: ``b_left``, 0 in the middle, ``b_right``), with the
+    coefficients c = f, 1 - f, 2 - f (left, middle, right) for entry 1 and 1 + f, f, 1 - f for
+    entry 0. Every part is taken relative to the largest ``e^{-eps c}`` present, the
+    coefficients subtracted before they are multiplied by epsilon (so ties stay exact and the
+    offsets are not lost against exponents near the largest double; a product that overflows
+    is ``-inf``, a part ``e^-eps`` below another of its sum). Then ``log A_1`` and ``log A_0`` by
+    log-sum-exp, and ``l = -log(theta e^{a_1 - top} + (1 - theta) e^{a_0 - top})``."""
+    mid = np.where(has_mid, 0.0, -np.inf)
+    parts = [(b_left, f, 1.0 + f), (mid, 1.0 - f, f), (b_right, 2.0 - f, 1.0 - f)]
+    ref = np.full(f.shape, np.inf)
+    for offset, c1, c0 in parts:
+        ref = np.where(offset > -np.inf, np.minimum(ref, np.minimum(c1, c0)), ref)
+    with np.errstate(over="ignore", invalid="ignore"):
+        a1 = a0 = np.full(f.shape, -np.inf)
+        for offset, c1, c0 in parts:
+            a1 = np.logaddexp(a1, offset - eps * (c1 - ref))
+            a0 = np.logaddexp(a0, offset - eps * (c0 - ref))
+        top = np.maximum(a0, a1)
+        out = -np.logaddexp(np.log(th) + (a1 - top), np.log1p(-th) + (a0 - top))
+    return np.maximum(out, 0.0)
 
 
 def laplace_count_pml_sup(theta: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
