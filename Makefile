@@ -3,7 +3,8 @@
 #   make test   same environment, then every test layer (unit, property, claims and their mutants, CLI,
 #               nbval twice: on this CPU's SIMD path and on another; book build)
 #   make lab    JupyterLab (repository root, opens notebooks/) with privlib importable and MyST rendered
-#   make bench  run every benchmark script and print its table
+#   make bench  run every benchmark script; one table of all their rows in _build/bench.md
+#               (make bench-readme copies it into README.md)
 #   make sweep NOTEBOOK=privacy_curves GRID='--grid mechanism_epsilon=0.5,1,2'   batch runs over a grid
 #   make check-book  load every page of the built book in headless Chromium and check it
 #   make publish     push the built book to the gh-pages branch (ghp-import), for GitHub Pages
@@ -19,7 +20,7 @@ CFFCONVERT := $(VENV)/cffconvert/bin/cffconvert
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: install book test test-fast lab lab-setup bench sweep check-book axe cffconvert pdf chromium publish clean \
+.PHONY: install book test test-fast lab lab-setup bench bench-readme sweep check-book axe cffconvert pdf chromium publish clean \
         coverage-claims mutation mutation-sample
 
 install: $(STAMP)
@@ -90,7 +91,11 @@ sweep: $(STAMP)
 	$(BIN)/privbook sweep $(NOTEBOOK) $(GRID)
 
 bench: $(STAMP)
-	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	$(BIN)/python benchmarks/run_all.py --out _build/bench.md
+
+# The README's performance table is _build/bench.md (the last `make bench`), copied between its markers.
+bench-readme:
+	$(BIN)/python benchmarks/run_all.py --readme --out _build/bench.md
 
 # Headless Chromium over every page of _build/html, served and from file:// (offline, links,
 # images, math, tables, FAILED claims, the ledger, JupyterLab links, raw reST, anything wider than

@@ -1,9 +1,10 @@
 """Benchmark of chapter 000 (privlib.intervals, privlib.pufferfish) against the best alternative a
 competent user would write with numpy/scipy, on generic inputs.
 
-Each row times privlib and the alternative interleaved in one process (median of 9 repetitions)
-and prints their ratio and the accuracy of each (largest relative error) against a 40-digit
-mpmath reference on a subsample of the outputs:
+Each row times privlib and the alternative interleaved in one process in rotating order (CPU
+time with threads limited to 1, wall time beside it; median of 9 rounds) and prints their ratio
+and the accuracy of each (largest relative error) against a 40-digit mpmath reference on a
+subsample of the outputs:
 
 - Theorem 4.1's bounds for the Laplace sum (n = 10^5, 10^4 outputs, eps n = 10) against the same
   closed form written as a numpy expression;
@@ -29,7 +30,7 @@ from scipy import special, stats
 from privlib import intervals, pufferfish
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import interleaved  # noqa: E402
+from _timing import header, interleaved, row  # noqa: E402
 
 mpmath.mp.dps = 40
 REPEAT = 9
@@ -83,7 +84,7 @@ def marginal_row():
         return np.exp(special.logsumexp(log_w[:, None] - eps * np.abs(t[None, :] - k[:, None]), axis=0) + np.log(eps / 2))
 
     times = interleaved({"privlib": lambda: intervals.laplace_sum_marginal(t, w, eps), "matrix": matrix, "logsumexp": logsumexp},
-                        repeat=7)
+                        repeat=REPEAT)
     ours, alt1, alt2 = times["privlib"], times["matrix"], times["logsumexp"]
     idx = np.arange(0, t.size, 50)
     lw = [mpmath.log(mpmath.binomial(n, j)) + j * mpmath.log(mpmath.mpf("0.3")) + (n - j) * mpmath.log(mpmath.mpf("0.7"))
@@ -96,7 +97,7 @@ def marginal_row():
         ref.append(float(mpmath.mpf(eps) / 2 * mpmath.exp(top) * mpmath.fsum(mpmath.exp(x - top) for x in terms)))
     errs = [rel_error(f()[idx], ref) for f in (lambda: intervals.laplace_sum_marginal(t, w, eps), matrix, logsumexp)]
     return [("privatised density p_theta(t), Binomial(10^4, 0.3) model, 10^3 outputs", ours, "numpy matrix w @ Lap", alt1, errs[0], errs[1]),
-            ("", ours, "scipy logsumexp over counts", alt2, errs[0], errs[2])]
+            ("same", ours, "scipy logsumexp over counts", alt2, errs[0], errs[2])]
 
 
 def power_row():
@@ -146,10 +147,9 @@ def loss_row():
 
 def main() -> None:
     rows = [bounds_row(), *marginal_row(), power_row(), loss_row()]
-    print("| computation | privlib | alternative | alternative time | privlib / alternative time | privlib rel. error | alternative rel. error |")
-    print("|---|---|---|---|---|---|---|")
+    print(header())
     for name, ours, alt_name, alt, err_ours, err_alt in rows:
-        print(f"| {name} | {ours * 1e3:.3g} ms | {alt_name} | {alt * 1e3:.3g} ms | {ours / alt:.2g} | {err_ours:.1e} | {err_alt:.1e} |")
+        row(name, ours, alt_name, alt, err_ours, err_alt)
 
 
 if __name__ == "__main__":

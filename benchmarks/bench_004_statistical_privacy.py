@@ -1,7 +1,8 @@
 """Benchmark of privlib.statistical (chapter 004) against the best alternatives a competent user has.
 
-Interleaved in one process, median of 7 repetitions each; accuracy as the largest relative error
-against 40-digit sums of the exact laws (mpmath) at a few epsilons from 1e-8 to 40.
+Interleaved in one process in rotating order (CPU time with threads limited to 1, wall time beside
+it), median of 7 rounds each; accuracy as the largest relative error against 40-digit sums of the
+exact laws (mpmath) at a few epsilons from 1e-8 to 1.
 
 - pure SP delta at 10^3 epsilons for n = 10^4, 10^6, 10^8 (cost must not grow with n): against the
   vectorized closed form with scipy's binomial tails, ``sf(J-2) - e^eps sf(J-1)`` at the
@@ -9,7 +10,7 @@ against 40-digit sums of the exact laws (mpmath) at a few epsilons from 1e-8 to 
   pmfs (n = 10^4);
 - SP delta with Gaussian noise (n = 10^3, 10^5, 10^7, one epsilon): against integration of the two
   mixture densities on a dense grid (vectorized numpy, n = 10^3 only: beyond, it takes minutes);
-- the whole chapter notebook.
+- the whole chapter notebook (one execution; CPU time of this process and the kernel's).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +27,7 @@ from privlib import statistical
 from privlib.verify.statistical_privacy._routes import _grid_delta, mp_delta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import interleaved, worst_relative_error  # noqa: E402
+from _timing import children_timing, header, interleaved, row, worst_relative_error  # noqa: E402
 
 
 def tails_pure(eps, n, pi):
@@ -75,8 +75,7 @@ def grid_noise(eps, n, pi, scale, points=20_001):
 def main() -> None:
     eps = np.geomspace(1e-4, 3.0, 1000)
     check = np.array([1e-8, 1e-3, 0.05, 1.0])
-    print("| computation | privlib | alternative | ratio (alternative / privlib) | worst relative error (privlib / alternative) | exact zeros where delta > 0 (privlib / alternative) |")
-    print("|---|---|---|---|---|---|")
+    print(header())
     for n in (10**4, 10**6, 10**8):
         t = interleaved({"privlib": lambda: statistical.pure_delta(eps, n, 0.3),
                          "tails": lambda: tails_pure(eps, n, 0.3)})
@@ -86,16 +85,16 @@ def main() -> None:
         zeros = f"{int(((ours == 0) & representable).sum())} / {int(((theirs == 0) & representable).sum())}"
         acc = (f"{worst_relative_error(statistical.pure_delta(check, n, 0.3), ref):.1e} / "
                f"{worst_relative_error(tails_pure(check, n, 0.3), ref):.1e}") if ref else "- (reference too slow)"
-        print(f"| pure SP delta, n = 10^{int(np.log10(n))}, 10^3 epsilons | {t['privlib'] * 1e3:.0f} ms | scipy binomial tails "
-              f"{t['tails'] * 1e3:.0f} ms | {t['tails'] / t['privlib']:.2f} | {acc} | {zeros} |")
+        row(f"pure statistical-privacy delta, n = 10^{int(np.log10(n))}, 10^3 epsilons", t["privlib"],
+            "scipy binomial tails (`binom.sf` at the threshold of Theorem 4.2)", t["tails"],
+            f"{acc}; exact zeros where delta > 0: {zeros}")
 
     n = 10**4
     t = interleaved({"privlib": lambda: statistical.pure_delta(eps[::10], n, 0.3),
                      "dp": lambda: dp_accounting_pure(eps[::10], n, 0.3)}, repeat=7)
     ref = [mp_delta(e, n, n, 0.3) for e in check]
-    print(f"| pure SP delta, n = 10^4, 100 epsilons | {t['privlib'] * 1e3:.1f} ms | dp-accounting PLD {t['dp'] * 1e3:.0f} ms "
-          f"| {t['dp'] / t['privlib']:.0f} | {worst_relative_error(statistical.pure_delta(check, n, 0.3), ref):.1e} / "
-          f"{worst_relative_error(dp_accounting_pure(check, n, 0.3), ref):.1e} | - |")
+    row("pure statistical-privacy delta, n = 10^4, 100 epsilons", t["privlib"], "dp-accounting PLD of the two pmfs", t["dp"],
+        worst_relative_error(statistical.pure_delta(check, n, 0.3), ref), worst_relative_error(dp_accounting_pure(check, n, 0.3), ref))
 
     for n in (10**3, 10**5, 10**7):
         scale = 1.0 / n
@@ -103,20 +102,20 @@ def main() -> None:
         if n == 10**3:
             methods["grid"] = lambda: grid_noise(0.01, n, 0.3, scale)
         t = interleaved(methods, repeat=7)
+        label = f"statistical-privacy delta with Gaussian noise, n = 10^{int(np.log10(n))}, one epsilon"
         if "grid" in t:
             ref = _grid_delta(0.01, n, 0.3, scale, "gaussian", 16)
-            acc = (f"{worst_relative_error([statistical.noise_delta(0.01, n, 0.3, scale)], [ref]):.1e} / "
-                   f"{worst_relative_error([grid_noise(0.01, n, 0.3, scale)], [ref]):.1e}")
-            alt = f"dense grid (20001 points) {t['grid'] * 1e3:.0f} ms | {t['grid'] / t['privlib']:.1f} | {acc}"
+            row(label, t["privlib"], "numpy dense grid of the two mixture densities (20,001 points)", t["grid"],
+                worst_relative_error([statistical.noise_delta(0.01, n, 0.3, scale)], [ref]),
+                worst_relative_error([grid_noise(0.01, n, 0.3, scale)], [ref]))
         else:
-            alt = "- | - | -"
-        print(f"| SP delta with Gaussian noise, n = 10^{int(np.log10(n))}, one epsilon | {t['privlib'] * 1e3:.0f} ms | {alt} | - |")
+            row(label, t["privlib"], "(the dense grid takes minutes)")
 
     notebook = Path(__file__).resolve().parent.parent / "notebooks" / "004_statistical_privacy.ipynb"
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--stdout", str(notebook)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ)
-    print(f"| the whole chapter notebook (13 figures, 23 claims) | {time.perf_counter() - start:.0f} s | - | - | - | - |")
+    t = children_timing(lambda: subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--stdout", str(notebook)],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ))
+    row("the whole chapter notebook, executed once (CPU of the kernel included)", t)
     print("\nAccuracy: largest relative error against 40-digit sums of the exact laws at eps in {1e-8, 1e-3, 0.05, 1} "
           "(pi = 0.3); an exact 0 where the truth is positive counts as error 1. The noise rows compare with a "
           "Richardson-extrapolated lattice-aligned trapezoid (relative accuracy about 1e-10); the noise kernel's accuracy "

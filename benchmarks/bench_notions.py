@@ -14,7 +14,8 @@ data model, against the per-paper functions computing the same values.
 3. The subsampled count under independent records (n = 10^4, m = 100) against chapter 004's
    ``statistical.subsampling_delta``.
 
-Timings are interleaved in one process (each repetition runs every contender once), median of 7.
+Timings are interleaved in one process in rotating order (each round runs every contender once),
+CPU time with threads limited to 1 and wall time beside it, median of 7.
 Accuracy is the largest relative error against an mpmath reference (30 digits).
 """
 
@@ -31,14 +32,9 @@ from scipy import signal, stats
 from privlib import affiliation, leakage, minimax, notions, profiles, pufferfish, statistical
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import interleaved  # noqa: E402
+from _timing import header, interleaved, row  # noqa: E402
 
 mpmath.mp.dps = 30
-
-
-def wall_cpu(t, spec: str) -> str:
-    """A median from ``interleaved`` as wall time with CPU time: ``0.123 s (0.120 s CPU)``."""
-    return f"{float(t):{spec}} s ({t.cpu:{spec}} s CPU)"
 
 
 def rel(a: float, b) -> float:
@@ -83,11 +79,10 @@ def reference_16(table_rows, prior, n, eps_half):
     return {"inferential_privacy": gk, "pml_sup": pml, "statistical_delta": sp}
 
 
-def bench_records() -> list[str]:
+def bench_records() -> None:
     """All notions on 16 records (the target), and on 12 records against the per-paper route
     (minimax's neighbour scan deduplicates a million row pairs with numpy.unique at 16 records,
     about a minute per notion, too slow to repeat 7 times)."""
-    rows = []
     for n in (16, 12):
         eps, eps_half = 0.5, 0.25
         geo = notions.geometric_count(n, eps)
@@ -102,17 +97,15 @@ def bench_records() -> list[str]:
         contenders = {"core": lambda: notions.all_notions(full, model, 0, epsilon=eps_half, gamma=None)}
         if n == 16:
             t = interleaved(contenders)
-            rows.append(f"| all notions, 16 records (65,536 databases), geometric count, Ising chain | {wall_cpu(t['core'], '.3f')} | "
-                        f"(see the next row) | - | {err_core:.1e} / - | < 1 s |")
+            row("every notion, 16 binary records (65,536 databases), geometric count, Ising chain (target < 1 s)", t["core"],
+                "(the per-paper route at 12 records: next row)", None, err_core)
             continue
         theirs = per_paper_16(full.table, prior, n, eps_half)
         err_papers = max(rel(theirs[k], ref[k]) for k in ref)
         contenders["papers"] = lambda: per_paper_16(full.table, prior, n, eps_half)
         t = interleaved(contenders)
-        rows.append(f"| all notions, {n} records ({2 ** n:,} databases), same | {wall_cpu(t['core'], '.3f')} | "
-                    f"{wall_cpu(t['papers'], '.2f')} (minimax, pufferfish, leakage, profiles) | {t['papers'].cpu / t['core'].cpu:.0f}x | "
-                    f"{err_core:.1e} / {err_papers:.1e} | |")
-    return rows
+        row(f"every notion, {n} records ({2 ** n:,} databases), same", t["core"],
+            "the per-paper functions (minimax, pufferfish, leakage, profiles)", t["papers"], err_core, err_papers)
 
 
 # --- 2. a million records -------------------------------------------------------------------
@@ -152,7 +145,7 @@ def reference_worst_case(n, eps, a, b):
     return max(odds(1) - base, base - odds(-1))
 
 
-def bench_million() -> list[str]:
+def bench_million() -> None:
     n, eps, a, b = 10**6, 0.5, 2.0, 2.0
     geo = notions.geometric_count(n, eps)
     model = notions.beta_binomial_model(n, a, b)
@@ -167,18 +160,16 @@ def bench_million() -> list[str]:
                      "core_gk": lambda: notions.inferential_privacy(geo, model, 0),
                      "paper": lambda: affiliation.exchangeable_inferential_privacy(lw, eps),
                      "fft": lambda: fft_inferential_privacy(n, eps, a, b)}, repeat=7)
-    return [f"| all notions, n = 10^6 by the count reduction, geometric count, beta-binomial(2, 2) | "
-            f"{wall_cpu(t['core'], '.3f')} | - | - | - | < 1 s |",
-            f"| inferential privacy, same | {wall_cpu(t['core_gk'], '.3f')} | {wall_cpu(t['paper'], '.3f')} (affiliation, formula (6)) | "
-            f"{t['paper'].cpu / t['core_gk'].cpu:.2f}x | {rel(ours, theirs):.1e} relative difference; at n = 10^4 against "
-            f"mpmath: {rel(ours_small, ref_small):.1e} | |",
-            f"| inferential privacy, same | {wall_cpu(t['core_gk'], '.3f')} | {wall_cpu(t['fft'], '.2f')} (FFT convolution, linear space) | "
-            f"{t['fft'].cpu / t['core_gk'].cpu:.1f}x | FFT value {fft:.4g} against {ours:.6g} (tails lost) | |"]
+    row("every notion, n = 10^6 by the count reduction, geometric count, beta-binomial(2, 2) (target < 1 s)", t["core"])
+    row("inferential privacy, same", t["core_gk"], "chapter 003's formula (6) (`affiliation`)", t["paper"],
+        f"{rel(ours, theirs):.1e} apart; at n = 10^4 against mpmath: {rel(ours_small, ref_small):.1e}")
+    row("same", t["core_gk"], "FFT convolution in linear space (`scipy.signal.fftconvolve`)", t["fft"],
+        f"FFT value {fft:.4g} against {ours:.6g} (tails lost)")
 
 
 # --- 3. subsampled count ----------------------------------------------------------------------
 
-def bench_subsampled() -> list[str]:
+def bench_subsampled() -> None:
     n, m, p = 10**4, 100, 0.3
     sub = notions.subsampled_count(n, m)
     model = notions.iid_model(n, p)
@@ -189,17 +180,17 @@ def bench_subsampled() -> list[str]:
                      "build": lambda: notions.subsampled_count(n, m),
                      "paper": lambda: statistical.subsampling_delta(grid, n, m, p)})
     diff = float(np.max(np.abs(ours - theirs) / np.maximum(theirs, 1e-300)))
-    return [f"| statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons where delta > 0 | {wall_cpu(t['core'], '.3f')} "
-            f"(+ {wall_cpu(t['build'], '.2f')} to tabulate) | {wall_cpu(t['paper'], '.4f')} (statistical, Lemma 4 laws) | "
-            f"{t['paper'].cpu / t['core'].cpu:.2f}x | {diff:.1e} relative difference | |"]
+    row("statistical delta, subsampled count n = 10^4, m = 100, 3 epsilons where delta > 0", t["core"],
+        "chapter 004's `subsampling_delta` (Lemma 4 laws)", t["paper"], f"{diff:.1e} apart")
+    row("same, tabulating the subsampled count (`notions.subsampled_count`)", t["build"])
 
 
 def main() -> None:
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; times are wall (CPU) medians of 7\n")
-    print("| computation | privlib.notions | per-paper route | CPU ratio (per-paper / core) | accuracy (core / per-paper) | target |")
-    print("|---|---|---|---|---|---|")
-    for row in bench_records() + bench_million() + bench_subsampled():
-        print(row)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    print(header())
+    bench_records()
+    bench_million()
+    bench_subsampled()
 
 
 if __name__ == "__main__":

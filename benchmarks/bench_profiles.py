@@ -1,6 +1,6 @@
 """Benchmark of privlib.profiles against the best alternatives a competent user has.
 
-Interleaved in one process, median of 7 repetitions each; accuracy as the largest relative error
+Interleaved in one process in rotating order, median of 7 rounds each; accuracy as the largest relative error
 against an mpmath reference (40 digits) on an instance where the reference is computable.
 
 - hockey_stick, generic pmfs (10^7 outputs, 10^3 uniform epsilons): against the same binning
@@ -26,7 +26,7 @@ from scipy import special, stats
 from privlib import profiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import interleaved, show, worst_relative_error  # noqa: E402
+from _timing import header, interleaved, row, worst_relative_error  # noqa: E402
 
 
 def sorted_cumsum_hockey_stick(p, q, eps):
@@ -90,19 +90,16 @@ def main() -> None:
                            "sort + cumsum": lambda: sorted_cumsum_hockey_stick(a, b, eps),
                            "dp-accounting PLD": lambda: dp_accounting_hockey_stick(a, b, eps)})
 
-    print("CPU times (threads limited to 1), medians of 7 interleaved rounds; wall times beside them")
-    print("| computation | privlib | alternative | CPU ratio (alternative / privlib) | worst relative error (privlib / alternative) |")
-    print("|---|---|---|---|---|")
-    print(f"| hockey_stick, 10^7 random outputs x 10^3 uniform epsilons | {show(t['privlib'])} | numpy binning (searchsorted + bincount), "
-          f"{show(t['numpy binning'])} | {t['numpy binning'] / t['privlib']:.2f} | {acc['privlib']:.1e} / {acc['numpy binning']:.1e} |")
-    print(f"| same | {show(t['privlib'])} | sort + cumsum, {show(t['sort + cumsum'])} "
-          f"| {t['sort + cumsum'] / t['privlib']:.2f} | {acc['privlib']:.1e} / {acc['sort + cumsum']:.1e} |")
-    print(f"| same, against np.add on the same arrays (a floor, not an alternative) | {show(t['privlib'])} | np.add, {show(t['np.add'])} "
-          f"| {t['np.add'] / t['privlib']:.3f} ({t['privlib'] / t['np.add']:.1f}x the time of np.add; target <= 15x) | - |")
-    print(f"| hockey_stick, 401 outputs x 10^3 epsilons | {show(t_small['privlib'])} | sort + cumsum, {show(t_small['sort + cumsum'])} "
-          f"| {t_small['sort + cumsum'] / t_small['privlib']:.2f} | {acc['privlib']:.1e} / {acc['sort + cumsum']:.1e} |")
-    print(f"| same | {show(t_small['privlib'])} | dp-accounting PLD (one call for all epsilons), {show(t_small['dp-accounting PLD'])} "
-          f"| {t_small['dp-accounting PLD'] / t_small['privlib']:.0f} | {acc['privlib']:.1e} / {acc['dp-accounting PLD']:.1e} |")
+    print(header())
+    row("hockey-stick divergence, 10^7 random outputs x 10^3 uniform epsilons", t["privlib"],
+        "the same binning in plain numpy (`searchsorted` + `bincount`)", t["numpy binning"], acc["privlib"], acc["numpy binning"])
+    row("same", t["privlib"], "sort + cumulative sums", t["sort + cumsum"], acc["privlib"], acc["sort + cumsum"])
+    row("same, against `np.add` over the same arrays (a floor, not an alternative; target <= 15x its time)", t["privlib"],
+        "`np.add`", t["np.add"], ratio=f"{t['np.add'] / t['privlib']:.3f} ({t['privlib'] / t['np.add']:.1f}x `np.add`)")
+    row("hockey-stick divergence, 401 outputs x 10^3 epsilons", t_small["privlib"], "sort + cumulative sums", t_small["sort + cumsum"],
+        acc["privlib"], acc["sort + cumsum"])
+    row("same", t_small["privlib"], "dp-accounting PLD, all epsilons in one call", t_small["dp-accounting PLD"],
+        acc["privlib"], acc["dp-accounting PLD"])
 
     from dp_accounting.pld import privacy_loss_mechanism as plm
 
@@ -127,10 +124,10 @@ def main() -> None:
     acc_g = {"privlib": worst_relative_error(profiles.gaussian_delta(tail, mu_tail), ref_g),
              "scipy": worst_relative_error(scipy_gaussian(tail, mu_tail), ref_g),
              "dp-accounting": worst_relative_error([gauss_tail.get_delta_for_epsilon(float(e)) for e in tail], ref_g)}
-    print(f"| gaussian_delta, 10^6 epsilons | {show(tg['privlib'])} | scipy ndtr expression, {show(tg['scipy'])} "
-          f"| {tg['scipy'] / tg['privlib']:.2f} | {acc_g['privlib']:.1e} / {acc_g['scipy']:.1e} |")
-    print(f"| same | {show(tg['privlib'])} | dp-accounting GaussianPrivacyLoss (one call for all epsilons), {show(tg['dp-accounting'])} "
-          f"| {tg['dp-accounting'] / tg['privlib']:.1f} | {acc_g['privlib']:.1e} / {acc_g['dp-accounting']:.1e} |")
+    row("Gaussian privacy curve, 10^6 epsilons (log-space)", tg["privlib"], "scipy `ndtr` expression", tg["scipy"],
+        acc_g["privlib"], acc_g["scipy"])
+    row("same", tg["privlib"], "dp-accounting `GaussianPrivacyLoss`, all epsilons in one call", tg["dp-accounting"],
+        acc_g["privlib"], acc_g["dp-accounting"])
     print("\nAccuracy: largest relative error against mpmath over eps in {1e-8, 1e-3, 0.1, 1, 2, 3} (hockey stick, deltas "
           "down to 1e-32) and {1e-8, 1e-3, 1, 10, 20, 40} (Gaussian, mu = 2.5, deltas down to 1e-300); an exact 0 "
           "where the truth is positive counts as error 1.")

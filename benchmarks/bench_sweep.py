@@ -2,9 +2,11 @@
 locally (worker processes) and on a Dask LocalCluster; a resume that checks every run's files;
 how fast an interrupt ends a sweep; how fast hostile or oversized grids are refused.
 
-Prints wall times, runs per minute and the per-run overhead, i.e. the time of a run of a notebook
-that does nothing (kernel start, papermill, figure extraction, results.json, files.json).
-``--quick`` skips the two 24-point sweeps (and the Dask one).
+Prints CPU times (this process and the worker and kernel processes it waited for) beside wall
+times, runs per minute and the per-run overhead, i.e. the time of a run of a notebook that does
+nothing (kernel start, papermill, figure extraction, results.json, files.json); the sweeps run
+once each (about a minute each), the refusals are medians of 7 rounds. ``--quick`` skips the two
+24-point sweeps (and the Dask one).
 """
 
 from __future__ import annotations
@@ -23,16 +25,16 @@ import nbformat
 from privlib import runs, sweep
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import median_seconds  # noqa: E402
+from _timing import Timing, children_timing, header, interleaved, row  # noqa: E402
 
 GRID = {"mechanism_epsilon": ["0.25", "0.5", "1", "2", "4", "8"], "sigma": ["0.5", "1", "2", "4"]}  # 24 points
 
 
-def timed_sweep(out: Path, **kwargs) -> float:
-    start = time.perf_counter()
-    summary = sweep.run_sweep("privacy_curves", GRID, out=out, jobs=2, progress=False, **kwargs)
-    assert summary["done"] == 24 and summary["failed"] == 0, summary
-    return time.perf_counter() - start
+def timed_sweep(out: Path, **kwargs) -> Timing:
+    def run():
+        summary = sweep.run_sweep("privacy_curves", GRID, out=out, jobs=2, progress=False, **kwargs)
+        assert summary["done"] == 24 and summary["failed"] == 0, summary
+    return children_timing(run)
 
 
 def _notebook(path: Path, code: str) -> Path:
@@ -45,14 +47,11 @@ def _notebook(path: Path, code: str) -> Path:
     return path
 
 
-def empty_run_seconds(work: Path, repeat: int = 3) -> float:
+def empty_run_seconds(work: Path, repeat: int = 3) -> Timing:
+    """The run with the median wall time of ``repeat`` runs of an empty notebook."""
     path = _notebook(work / "empty.ipynb", "pass")
-    times = []
-    for i in range(repeat):
-        start = time.perf_counter()
-        runs.run_notebook(path, {}, out_dir=work / f"empty-{i}")
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
+    times = [children_timing(lambda i=i: runs.run_notebook(path, {}, out_dir=work / f"empty-{i}")) for i in range(repeat)]
+    return sorted(times, key=lambda t: t.wall)[len(times) // 2]
 
 
 def interrupt_seconds(work: Path) -> float:
@@ -76,7 +75,7 @@ def interrupt_seconds(work: Path) -> float:
     return time.perf_counter() - start
 
 
-def grid_refusals(work: Path) -> list[tuple[str, float]]:
+def grid_refusals(work: Path) -> list[tuple[str, Timing]]:
     """Median seconds to refuse hostile or oversized grids (parse_grid + expand_grid)."""
     notebook = _notebook(work / "grid.ipynb", "pass")
     laughs = work / "laughs.yaml"
@@ -99,7 +98,7 @@ def grid_refusals(work: Path) -> list[tuple[str, float]]:
             except runs.ParameterError:
                 return
             raise AssertionError("not refused")
-        timings.append((label, median_seconds(refuse, repeat=7)))
+        timings.append((label, interleaved({"refuse": refuse}, repeat=7)["refuse"]))
     return timings
 
 
@@ -114,27 +113,26 @@ def main() -> None:
             local = timed_sweep(work / "local")
             from dask.distributed import LocalCluster
 
-            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-                dask_time = timed_sweep(work / "dask", scheduler=cluster.scheduler_address)
-            resume_start = time.perf_counter()
-            summary = sweep.run_sweep("privacy_curves", GRID, out=work / "local", jobs=2, progress=False)
-            resume = time.perf_counter() - resume_start
+            def on_dask():  # the workers' CPU is counted when they exit: cluster start and stop included
+                with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+                    timed_sweep(work / "dask", scheduler=cluster.scheduler_address)
+
+            dask_time = children_timing(on_dask)
+            summary = {}
+            resume = children_timing(lambda: summary.update(sweep.run_sweep("privacy_curves", GRID, out=work / "local", jobs=2,
+                                                                            progress=False)))
             assert summary["skipped"] == 24
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    print(header())
     if not quick:
-        print("| 24-point sweep of privacy_curves, 2 workers | wall time | runs per minute |")
-        print("|---|---|---|")
-        print(f"| local worker processes | {local:.1f} s | {24 * 60 / local:.1f} |")
-        print(f"| Dask LocalCluster (2 workers) | {dask_time:.1f} s | {24 * 60 / dask_time:.1f} |")
-        print(f"| rerun, all 24 skipped (every file's size and SHA-256 checked) | {resume:.2f} s | - |")
-        print()
-    print(f"per-run overhead (an empty notebook: kernel start, papermill, outputs): {overhead:.2f} s")
-    print(f"Ctrl-C to exit, 4-point sweep with 2 points executing: {interrupt:.2f} s\n")
-    print("| grid refused | median of 7 |")
-    print("|---|---|")
-    for label, seconds in refusals:
-        print(f"| {label} | {seconds * 1000:.0f} ms |")
+        row(f"24-point sweep of privacy_curves, 2 local worker processes ({24 * 60 / local.wall:.1f} runs per minute)", local,
+            "the same on a Dask LocalCluster of 2 workers (its start and stop included)", dask_time)
+        row("rerun of the same sweep, all 24 runs skipped (every file's size and SHA-256 checked)", resume)
+    row("per-run overhead: a run of an empty notebook (kernel start, papermill, outputs)", overhead)
+    row("Ctrl-C to exit, 4-point sweep with 2 points executing (wall only)", Timing(float("nan"), interrupt))
+    for label, t in refusals:
+        row(f"grid refused: {label}", t)
 
 
 if __name__ == "__main__":

@@ -79,3 +79,32 @@ def test_smallest_text_sees_a_figure_shrunk_by_the_book():
 def test_bad_sizes_are_refused(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         plotting.figure(**bad)
+
+
+def test_figures_render_at_the_book_width_with_one_layout_and_nothing_cut_off():
+    """A figure of ``figure()`` is written as sized (the book's width at figure.dpi), laid out
+    once; its outside legend and title stay inside the image; its layout engine is kept."""
+    import io
+
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from PIL import Image
+
+    plotting.use_style()
+    fig, axes = plotting.figure(1, 2, width=7.0, height=3.0, sharey=True)
+    for ax in axes:
+        ax.plot([1, 2, 3], [1, 4, 9], label="a long legend entry")
+        ax.set_xlabel("x label")
+    axes[0].set_ylabel("y label")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center")
+    plotting.title(fig, "a title", proposed=True)
+    png, meta = plotting._png_with_alt(fig)
+    image = Image.open(io.BytesIO(png))
+    assert image.size == (round(7.0 * plt.rcParams["figure.dpi"]), round(3.0 * plt.rcParams["figure.dpi"]))
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    for artist in (fig._suptitle, fig.legends[0], *(ax.xaxis.label for ax in axes), axes[0].yaxis.label):
+        extent = artist.get_window_extent(renderer)
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1
+    assert meta["alt"].startswith("Proposed figure")
+    plt.close(fig)

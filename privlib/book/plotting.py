@@ -26,6 +26,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.text import Text
 
 __all__ = ["PALETTE", "BOOK_WIDTH", "MIN_PANEL_WIDTH", "MIN_FONT_SIZE", "use_style", "figure", "title",
@@ -183,10 +184,37 @@ def _finish(fig: Figure) -> None:
             ax.set_ylabel(source.get_ylabel())
 
 
-def _png_with_alt(fig: Figure) -> tuple[bytes, dict[str, str]]:
+def _render(fig: Figure, target, **kwargs) -> None:
+    """Write ``fig`` to ``target``, with one layout pass and one draw when it has constrained
+    layout (every figure of ``figure()``). Matplotlib would otherwise draw it twice, once
+    (without rendering) only to run the layout, and a tight bounding box would add a measuring
+    pass; the constrained layout already keeps labels, legends and titles inside the figure, so
+    the figure is written as sized. Figures without constrained layout keep the tight box (their
+    margins are unknown)."""
     _finish(fig)
+    engine = fig.get_layout_engine()
+    if not isinstance(engine, ConstrainedLayoutEngine):
+        with mpl.rc_context({"savefig.bbox": "tight"}):
+            fig.savefig(target, **kwargs)
+        return
+    dpi = kwargs.get("dpi", mpl.rcParams["savefig.dpi"])
+    original = fig.dpi
+    try:
+        fig.dpi = fig.dpi if dpi == "figure" else dpi  # the layout at the resolution written
+        engine.execute(fig)
+        fig.set_layout_engine("none")  # laid out: savefig's own layout draw is not needed
+        with mpl.rc_context({"savefig.bbox": "standard"}):
+            fig.savefig(target, **kwargs)
+    finally:
+        fig.set_layout_engine(engine)
+        fig.dpi = original
+
+
+def _png_with_alt(fig: Figure) -> tuple[bytes, dict[str, str]]:
+    """The PNG shown in a notebook and the book, at the book's resolution (``figure.dpi``, the
+    column's :data:`BOOK_WIDTH` inches wide), with its ``alt`` text."""
     buf = io.BytesIO()
-    fig.canvas.print_figure(buf, format="png", bbox_inches="tight", dpi=mpl.rcParams["figure.dpi"])
+    _render(fig, buf, format="png", dpi=mpl.rcParams["figure.dpi"])
     return buf.getvalue(), {"alt": describe(fig)}
 
 
@@ -216,6 +244,5 @@ def save(fig: Figure, path: str | Path) -> Path:
     """Save ``fig`` (format from the suffix), creating the parent folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _finish(fig)
-    fig.savefig(path, metadata={"Date": None} if path.suffix in {".svg", ".pdf"} else None)
+    _render(fig, path, metadata={"Date": None} if path.suffix in {".svg", ".pdf"} else None)
     return path
