@@ -402,3 +402,26 @@ def test_optimal_bins_is_the_integer_minimum():
 def test_dp_delta_refuses_an_infinite_epsilon_naming_it():
     with pytest.raises(ValueError, match="eps must be finite"):
         mm.dp_delta(mm.geometric_count_channel(3, 1.0), [0.5, np.inf])
+
+
+def test_chtp_levels_at_a_tiny_gamma_admit_no_set_below_it():
+    """p(A) >= gamma is checked relative to gamma: at delta = 1e-9, gamma = 1.001e-9 the set of
+    the delta atom alone (mass 1e-9 < gamma, conditional TV 1) is not admitted. Reference: every
+    set enumerated with exact rational masses."""
+    import itertools
+    from fractions import Fraction
+
+    e = Fraction(np.exp(1.0))
+    d, gamma = Fraction(1, 10**9), Fraction(1001, 10**12)
+    pf = [d, (1 - d) * e / (1 + e), (1 - d) / (1 + e), Fraction(0)]
+    qf = pf[::-1]
+    best = Fraction(0)
+    for s in itertools.product((0, 1), repeat=4):
+        a, b = sum(x for x, k in zip(pf, s) if k), sum(x for x, k in zip(qf, s) if k)
+        if a >= gamma and b > 0:
+            best = max(best, sum(abs(x / a - y / b) for x, y, k in zip(pf, qf, s) if k) / 2)
+    p, q = np.array([float(x) for x in pf]), np.array([float(x) for x in qf])
+    assert mm.hard_chtp_sup(p, q, float(gamma)) == pytest.approx(float(best), rel=1e-12)
+    assert float(best) < 0.5
+    soft = mm.soft_chtp_sup(p, q, float(gamma))
+    assert float(best) - 1e-12 <= soft < 0.95        # an absolute slack had returned 1.0 for both

@@ -67,7 +67,9 @@ def hard_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float) -> float:
     if p.size > 16:
         raise ValueError(f"p must have at most 16 outputs to enumerate sets, got {p.size}")
     sets = np.array(list(itertools.product((0.0, 1.0), repeat=p.size)))
-    ok = (sets @ p >= g - 1e-12) & (sets @ q > 0)
+    # the constraint p(A) >= gamma up to rounding of the sum, relative to gamma (an absolute
+    # slack would admit sets far below a tiny gamma)
+    ok = (sets @ p >= g * (1.0 - 1e-12)) & (sets @ q > 0)
     return float(conditional_tv(p, q, sets[ok]).max()) if ok.any() else 0.0
 
 
@@ -123,7 +125,7 @@ def soft_chtp_sup(p: ArrayLike, q: ArrayLike, gamma: float, *, grid: int = 0, re
         res = optimize.minimize(neg, x0, jac=True, method="SLSQP", bounds=[(0.0, 1.0)] * m, constraints=cons,
                                 options={"ftol": 1e-15, "maxiter": 200})
         x = np.clip(res.x, 0.0, 1.0)
-        if x @ p >= g - 1e-9 and x @ q > floor:
+        if x @ p >= g * (1.0 - 1e-9) and x @ q > floor:   # SLSQP's slack, relative to gamma
             best = max(best, -neg(x)[0])
     return min(best, 1.0)
 
