@@ -12,10 +12,6 @@ import fuzzing
 
 #: calls still open (silent, hang or memory), by label; each is a known defect to fix, not a pass
 KNOWN_OPEN: set[str] = {
-    'statistical.subsampling_delta(epsilon=0.5*linspace(0.5,1,10^5), n=20, m=5, pi=0.3)',
-    'statistical.log_subsampling_delta(epsilon=0.5*linspace(0.5,1,10^5), n=20, m=5, pi=0.3)',
-    'statistical.pure_delta(epsilon=0.5*linspace(0.5,1,10^5), n=20, pi=0.3)',
-    'statistical.log_pure_delta(epsilon=0.5*linspace(0.5,1,10^5), n=20, pi=0.3)',
 }
 
 #: the calls of the suite: baselines, issue cases and every third variation (about a third of

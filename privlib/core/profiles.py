@@ -236,10 +236,21 @@ def hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> NDArray[np.f
             with np.errstate(invalid="ignore"):
                 exact[huge] = np.exp(np.r_[0.0, grid][bins[huge]] + np.log(q[huge])) - q[huge]
     np.subtract(diff, exact, out=exact)
-    near = np.bincount(bins, weights=exact, minlength=k + 1)[1:]
-    # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down)
-    far_d = np.cumsum(np.bincount(bins, weights=diff, minlength=k + 1)[::-1])[::-1]
-    far_q = np.cumsum(np.bincount(bins, weights=q, minlength=k + 1)[::-1])[::-1]
+    bin_near = np.bincount(bins, weights=exact, minlength=k + 1)
+    bin_q = np.bincount(bins, weights=q, minlength=k + 1)
+    near = bin_near[1:]
+    # the outputs beyond the next epsilon, by bin sums (suffix sums from the largest losses down).
+    # Where the epsilons beyond the first are >= 0 and e^eps is a double, the bin sums of p - q
+    # are those of the terms plus (e^eps - 1) times those of q: two non-negative sums, so no
+    # digit is lost and one pass over the outputs is saved; otherwise their own pass
+    if k < 2:
+        bin_d = np.zeros(k + 1)                           # no bin beyond the next epsilon
+    elif grid[1] >= 0.0 and np.isfinite(factor).all():
+        bin_d = bin_near + factor * bin_q
+    else:
+        bin_d = np.bincount(bins, weights=diff, minlength=k + 1)
+    far_d = np.cumsum(bin_d[::-1])[::-1]
+    far_q = np.cumsum(bin_q[::-1])[::-1]
     far_d = np.concatenate((far_d[2:], [0.0]))            # bins >= b + 2 for epsilon grid[b]
     far_q = np.concatenate((far_q[2:], [0.0]))
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
