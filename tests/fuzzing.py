@@ -556,6 +556,7 @@ INF_OK_ARGUMENTS = {
     ("intervals.density_bounds", "epsilon"), ("intervals.density_bounds", "diameter"),   # e^{eps d} p overflows
     ("intervals.posterior_bounds", "epsilon"), ("intervals.posterior_bounds", "diameter"),
     ("minimax.optimal_truncation", "c_W"),             # inf at c_W = 0: no noise, no truncation
+    ("intervals.laplace_sum_bounds", "epsilon"),       # e^{eps n} overflows (log=True: its log)
 }
 
 

@@ -48,14 +48,15 @@ def test_laplace_sum_marginal_tiny_weights_keep_the_prefix_form():
 
 
 @pytest.mark.parametrize("eps", [709.8, 800.0, 1e300])
-def test_laplace_sum_bounds_in_log_space_and_refusal_in_linear_space(eps):
+def test_laplace_sum_bounds_in_log_space_beyond_the_largest_double(eps):
     t, n = np.array([0.5, 1.5]), 3
     log_lower, log_upper = intervals.laplace_sum_bounds(t, n, eps, log=True)
     E = mp.mpf(eps)
     assert rel_err(log_upper[0], mp.log(E / 2) + E * (n - mp.mpf(2.5))) < 1e-15   # farthest q = n
     assert rel_err(log_upper[1], mp.log(E / 2) + E * (n - mp.mpf(1.5))) < 1e-15   # farthest q = 0
     assert rel_err(log_lower[0], mp.log(E / 2) - E * n) < 1e-15
-    assert_rejects(intervals.laplace_sum_bounds, t, n, eps, name="epsilon")
+    lower, upper = intervals.laplace_sum_bounds(t, n, eps)
+    assert upper[1] == np.inf and np.array_equal(lower, np.exp(log_lower))     # documented: inf beyond 1.8e308
 
 
 def test_laplace_sum_bounds_linear_equals_log_form():

@@ -130,9 +130,10 @@ def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "i
 
     ``q_support="interval"`` lets q range over [0, n] (the paper's figure, a flat-topped lower
     bound); ``"integer"`` over {0, ..., n} (the exact suprema, a scalloped lower bound).
-    ``log=True`` returns the logs of the bounds (exact where the bounds over- or underflow).
-    ``ValueError`` where the upper bound (without ``log``) or its log (with it) exceeds the
-    largest double, 1.8e308 (``eps n`` above about 709 without ``log``)."""
+    Without ``log`` the upper bound is ``inf`` where it exceeds the largest double (1.8e308;
+    ``eps n`` above about 709): a vacuous bound. ``log=True`` returns the logs of the bounds,
+    exact where the bounds over- or underflow (``ValueError`` where a log itself exceeds the
+    largest double)."""
     t = v.real("t", t)
     n = v.integer("n", n, low=1)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
@@ -146,13 +147,12 @@ def laplace_sum_bounds(t: ArrayLike, n: int, epsilon: float, q_support: str = "i
         raise TypeError(f"log must be a bool, got {type(log).__name__}")
     farthest = np.where(t >= n / 2.0, 0.0, float(n))
     log_half_eps = np.log(eps / 2.0)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore"):                    # e^{eps n} beyond 1e308 is inf: not representable
         log_lower = log_half_eps - eps * (n + np.abs(t - nearest))
         log_upper = log_half_eps + eps * (n - np.abs(t - farthest))
-        v.representable("epsilon", log_upper, "the log of the upper bound")
         if log:
-            return log_lower, log_upper
-        return np.exp(log_lower), v.representable("epsilon", np.exp(log_upper), "the upper bound (log=True gives its log)")
+            return log_lower, v.representable("epsilon", log_upper, "the log of the upper bound")
+        return np.exp(log_lower), np.exp(log_upper)
 
 
 def _log_laplace_mixture(t: NDArray[np.float64], log_w: NDArray[np.float64], centres: NDArray[np.float64],
