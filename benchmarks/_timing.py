@@ -12,16 +12,6 @@ from collections.abc import Callable
 import numpy as np
 
 
-def median_seconds(func: Callable[[], object], repeat: int = 5) -> float:
-    """Median wall time of ``repeat`` calls of ``func`` (time.perf_counter)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
 class Timing(float):
     """A median CPU time in seconds (the float value, time.process_time, so ratios of Timings are
     CPU-time ratios) that also carries, as ``wall``, the median wall time over the same calls

@@ -317,6 +317,82 @@ def _shared_references() -> Iterator[None]:
         _REFERENCES = outer
 
 
+# --- the ledger also shares what a claim computes without its mutants' targets --------------------
+# Besides the functions marked with :func:`reference`, every function of the claim modules
+# (privlib.verify's chapters) that the ledger's unmutated run of a claim calls with storable
+# arguments is shared with the claim's mutant runs when, during that call, none of the claim's
+# mutant targets ran (each target counts its calls while the unmutated run lasts): the same call
+# in a mutant run cannot reach the mutated code, so it returns the same value.
+
+_REGISTRY_MODULES = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup")
+
+
+def _claim_module_functions() -> dict[int, tuple[Callable, list[tuple[Any, str]]]]:
+    """Every plain function of the claim modules, with the (module, name) places that hold it."""
+    found: dict[int, tuple[Callable, list[tuple[Any, str]]]] = {}
+    for modname, module in list(sys.modules.items()):
+        if not modname.startswith("privlib.verify.") or modname in _REGISTRY_MODULES or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            if (inspect.isfunction(value) and value.__module__.startswith("privlib.verify.")
+                    and value.__module__ not in _REGISTRY_MODULES and not getattr(value, "is_reference", False)):
+                found.setdefault(id(value), (value, []))[1].append((module, attr))
+    return found
+
+
+@contextlib.contextmanager
+def _shared_calls(c: Claim, *, record: bool) -> Iterator[None]:
+    """Within (the ledger's runs of claim ``c``, inside :func:`_shared_references`): calls of the
+    claim modules' functions are stored (``record``, the unmutated run, while the claim's mutant
+    targets count their calls) or reused (mutant runs)."""
+    store = _REFERENCES
+    if store is None or not c.mutants:
+        yield
+        return
+    calls = [0]
+    patched: list[tuple[Any, str, Any]] = []
+
+    def shared(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                key = ("call", func.__module__, func.__qualname__, _key(args), _key(kwargs))
+            except TypeError:
+                return func(*args, **kwargs)
+            if key in store:
+                return copy.deepcopy(store[key])
+            before = calls[0]
+            value = func(*args, **kwargs)
+            if record and calls[0] == before:
+                try:
+                    store[key] = copy.deepcopy(value)
+                except Exception:  # noqa: BLE001 - a value that cannot be copied is not shared
+                    pass
+            return value
+        return call
+
+    with contextlib.ExitStack() as stack:
+        if record:
+            def counting(original: Callable) -> Callable:
+                @functools.wraps(original)
+                def counted(*args: Any, **kwargs: Any) -> Any:
+                    calls[0] += 1
+                    return original(*args, **kwargs)
+                return counted
+            for target in dict.fromkeys(m.target for m in c.mutants):
+                stack.enter_context(_replaced(target, counting))
+        try:
+            for func, places in _claim_module_functions().values():
+                wrapper = shared(func)
+                for module, attr in places:
+                    patched.append((module, attr, func))
+                    setattr(module, attr, wrapper)
+            yield
+        finally:
+            for module, attr, func in patched:
+                setattr(module, attr, func)
+
+
 @dataclass(frozen=True)
 class Claim:
     """A registered claim: metadata, the check function, and the mutants that must make it fail."""
@@ -493,7 +569,14 @@ def ledger_entries(paper: str | None = None, *, mutants: bool = True) -> list[Le
     entries = []
     for c in registry(paper):
         with _shared_references():  # the unmutated run stores the references its mutants reuse
-            entries.append(LedgerEntry(c(), tuple(c.mutation_test()) if mutants else ()))
+            if not mutants:
+                entries.append(LedgerEntry(c(), ()))
+                continue
+            with _shared_calls(c, record=True):
+                result = c()
+            with _shared_calls(c, record=False):
+                outcomes = tuple(c.mutation_test())
+            entries.append(LedgerEntry(result, outcomes))
     return entries
 
 
