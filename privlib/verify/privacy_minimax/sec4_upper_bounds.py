@@ -355,8 +355,9 @@ def prop6_simulated_risk(seed: int = 27, reps: int = 4000) -> Evidence:
     rng = np.random.default_rng(seed)
     r, n, delta = 1.0, 50, 1e-5
     z = []
-    # (mechanism, k, p, d, alpha): the truncation binds (u = r p^{-1/k} > T) in the first and third
-    for mech, k, p, d, alpha in (("laplace", 4.0, 0.001, 1, 5.0), ("laplace", 4.0, 0.3, 3, 1.0),
+    # (mechanism, k, p, d, alpha): the truncation binds (u = r p^{-1/k} > T) in the first and third;
+    # in the second the noise is small and the records' error dominates
+    for mech, k, p, d, alpha in (("laplace", 4.0, 0.001, 1, 5.0), ("laplace", 4.0, 0.3, 1, 20.0),
                                  ("gauss", 4.0, 0.01, 3, 1.0), ("laplace", np.inf, 0.5, 3, 1.0)):
         dl = delta if mech == "gauss" else None
         c = float(mm.noise_coefficient(mech, n, d, alpha, dl))
@@ -384,6 +385,16 @@ def _(simulate_two_point_risk):
 def _(simulate_two_point_risk):
     def wrong(p, r, k, n, d, alpha, mechanism, T, delta=None, reps=2000, rng=None):
         return simulate_two_point_risk(p, r, np.inf, n, d, alpha, mechanism, T, delta, reps, rng)
+    return wrong
+
+
+@prop6_simulated_risk.mutant("minimax.simulate_two_point_risk", "the far atom at r p^{1/k} (exponent's sign lost)")
+def _(simulate_two_point_risk):
+    def wrong(p, r, k, n, d, alpha, mechanism, T, delta=None, reps=2000, rng=None):
+        if np.isinf(k):
+            return simulate_two_point_risk(p, r, k, n, d, alpha, mechanism, T, delta, reps, rng)
+        # the law (1 - p) delta_0 + p delta_{r p^{1/k}}: the same as k' with p^{-1/k'} = p^{1/k}
+        return simulate_two_point_risk(p, r * p ** (2.0 / k), k, n, d, alpha, mechanism, T, delta, reps, rng)
     return wrong
 
 
