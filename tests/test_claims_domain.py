@@ -72,6 +72,8 @@ NARROWED: dict[str, dict[str, st.SearchStrategy]] = {
     "002/lemma2-mixture": {"mix": _scaled(0.005, 0.1)},
     "002/def8-not-inherited": {"gamma": _scaled(0.05, 0.45)},
     "002/prop5-density": {"amplitude": _scaled(0.1, 0.49)},
+    "002/prop5-optimal-bins": {"amplitude": _scaled(0.1, 0.49)},
+    "curves/discrete-mechanism-masses": {"sensitivity": st.integers(1, 4)},
     "003/lemma-3-5": {"coupling": _scaled(0.05, 0.95)},
     "004/lemma-9": {"psi": _scaled(0.005, 0.2)},
     "004/erratum-e1": {"m": st.integers(1, 200)},             # exact rationals: the cost grows with m

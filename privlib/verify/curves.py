@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import integrate, optimize, special
+from scipy import integrate, optimize, special, stats
 
 from privlib.core import mechanisms, profiles
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, reference
@@ -232,3 +232,60 @@ def _(gaussian_delta):
 @gaussian_dominates_laplace_tail.mutant("profiles.laplace_delta", "the curve of 2 eps0 (sensitivity counted twice)")
 def _(laplace_delta):
     return lambda eps, eps0: laplace_delta(eps, 2 * np.asarray(eps0))
+
+
+@claim("curves/discrete-mechanism-masses", item="Randomized response and the geometric mechanism",
+       statement="$k$-ary randomized response reports the truth with probability $e^\\varepsilon/(e^\\varepsilon + k - 1)$ and each other symbol with $1/(e^\\varepsilon + k - 1)$, and its sampler draws those frequencies (truth 0 included); the two-sided geometric mechanism of sensitivity $\\Delta$ has mass $\\frac{1-a}{1+a} a^{|y - v|}$ with $a = e^{-\\varepsilon/\\Delta}$.",
+       method="the definitions in 40-digit arithmetic (mpmath) against privlib's log-masses, for every pair of symbols ($k = 3$) and outputs $-15 .. 15$ around the values $0, 3, -5$ ($\\Delta = 2$); $2 \\times 10^4$ draws of the sampler from each truth $0 .. k-1$ against the masses, within the z-score of family-wise false-alarm probability $10^{-6}$",
+       checks=("mechanisms.RandomizedResponse.logpmf", "mechanisms.GeometricMechanism.logpmf",
+               "mechanisms.RandomizedResponse.sample"))
+def discrete_mechanism_masses(mechanism_epsilon: float = 0.7, k: int = 3, sensitivity: int = 2,
+                              seed: int = 27) -> Evidence:
+    import mpmath
+
+    rr = mechanisms.RandomizedResponse(mechanism_epsilon, k)
+    y, x = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
+    geo = mechanisms.GeometricMechanism(mechanism_epsilon, sensitivity)
+    out, value = np.arange(-15, 16), np.array([0, 3, -5])
+    with mpmath.workdps(40):
+        e = mpmath.exp(mpmath.mpf(mechanism_epsilon))
+        rr_ref = [[float(mpmath.log((e if a == b else 1) / (e + k - 1))) for b in range(k)] for a in range(k)]
+        a = mpmath.exp(-mpmath.mpf(mechanism_epsilon) / sensitivity)
+        geo_ref = [[float(mpmath.log((1 - a) / (1 + a)) + abs(int(o) - int(v)) * mpmath.log(a)) for o in out]
+                   for v in value]
+    draws, truths = 20_000, range(k)
+    rng = np.random.default_rng(seed)
+    z = []
+    for t in truths:
+        released = rr.sample(np.full(draws, t), rng)
+        freq = np.bincount(released, minlength=k) / draws
+        mass = np.exp(np.array(rr_ref)[:, t])
+        z.extend(np.abs(freq - mass) / np.sqrt(mass * (1 - mass) / draws))
+    z_max = float(stats.norm.isf(1e-6 / (2 * len(z))))
+    return all_of(close(rr.logpmf(y, x), rr_ref, atol=1e-13, rtol=0.0, detail="randomized response, every (y, x)"),
+                  close(geo.logpmf(out[None, :], value[:, None]), geo_ref, atol=1e-12, rtol=0.0,
+                        detail="geometric mechanism, |y - v| <= 20"),
+                  at_most(z, z_max, atol=0.0, detail="sampler's frequencies against the masses (z-scores)"))
+
+
+@discrete_mechanism_masses.mutant("mechanisms.RandomizedResponse.logpmf", "truth and other symbols swapped")
+def _(logpmf):
+    return lambda self, y, x: logpmf(self, np.asarray(y), (np.asarray(x) + 1) % self.k)
+
+
+@discrete_mechanism_masses.mutant("mechanisms.GeometricMechanism.logpmf", "decay e^-epsilon (sensitivity ignored)")
+def _(logpmf):
+    def wrong(self, y, value=0):
+        t = self.epsilon
+        return np.log(np.tanh(t / 2.0)) - t * np.abs(np.asarray(y) - np.asarray(value))
+    return wrong
+
+
+@discrete_mechanism_masses.mutant("mechanisms.RandomizedResponse.sample", "the other symbol drawn among all k (the truth again included)")
+def _(sample):
+    def wrong(self, x, rng=None):
+        x = np.asarray(x)
+        gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+        keep = gen.random(x.shape) < self.p_truth
+        return np.where(keep, x, (x + gen.integers(0, self.k, size=x.shape)) % self.k)
+    return wrong

@@ -7,8 +7,8 @@ import numpy as np
 from scipy import special
 
 from privlib.core import notions
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close
-from privlib.verify.notions._routes import _geometric_rows, _neighbours, _random_channel
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
+from privlib.verify.notions._routes import _bf_hockey, _bf_laws, _geometric_rows, _neighbours, _random_channel
 
 
 @claim("notions/dp-bounds-tv-kl", item="epsilon-DP bounds the TV and KL levels (Barber & Duchi)",
@@ -80,3 +80,165 @@ def _(original):
         p = np.array([[end, end - t]])
         yield p, p[:, ::-1]
     return wrong
+
+
+@reference
+def _bf_record_notions(table: np.ndarray, prior: np.ndarray, K: int, n: int, i: int, eps: float) -> dict[str, float]:
+    """The record notions of the chapter's table from the laws of record ``i``, by enumeration."""
+    mu, mass = _bf_laws(table, prior, K, n, i)
+    present = [a for a in range(K) if mass[a] > 0]
+    py = mass @ mu                                                   # P(y)
+    ratios = [np.log(mu[a, y] / mu[b, y]) for a in present for b in present for y in range(mu.shape[1])
+              if mu[a, y] > 0]
+    return {"inferential_privacy": max(ratios),
+            "pml_sup": max(np.log(max(mu[a, y] for a in present) / py[y]) for y in range(mu.shape[1]) if py[y] > 0),
+            "maximal_leakage": float(np.log(sum(max(mu[a, y] for a in present) for y in range(mu.shape[1])))),
+            "statistical_delta": max(float(_bf_hockey(mu[a], mu[b], np.array([eps]))[0])
+                                     for a in present for b in present if a != b)}
+
+
+@reference
+def _bf_channel_notions(table: np.ndarray, K: int, n: int, eps: float) -> dict[str, float]:
+    """DP epsilon and delta, TV and KL levels over every neighbouring pair, by enumeration."""
+    pairs = _neighbours(K, n)
+    return {"dp_epsilon": max(np.log(table[r, y] / table[s, y]) for r, s in pairs for y in range(table.shape[1])),
+            "dp_delta": max(float(_bf_hockey(table[r], table[s], np.array([eps]))[0]) for r, s in pairs),
+            "tv_level": max(0.5 * np.abs(table[r] - table[s]).sum() for r, s in pairs),
+            "kl_level": max(float(np.sum(table[r] * np.log(table[r] / table[s]))) for r, s in pairs)}
+
+
+@claim("notions/all-notions-brute-force", item="The table of notions, record by record and over a correlation sweep",
+       statement="For one mechanism, data model and record, the chapter's table gives DP $\\varepsilon$ and $\\delta(\\varepsilon)$, the TV and KL levels (every neighbouring pair), inferential privacy, sup PML, maximal leakage and statistical $\\delta(\\varepsilon)$ of the record (its conditional output laws); the sweep over the mixture model's correlation $\\rho$ gives the same per model; the whole-database maximal leakage is $\\log\\sum_y \\max_x P(y\\mid x)$ and the leakage capacity $\\log\\max_{y,x,x'} P(y\\mid x)/P(y\\mid x')$; the neighbouring pairs are the databases that differ in one record.",
+       method="enumeration of every database, every neighbouring pair (records compared one by one), the record's laws summed database by database and every set of outputs (an asymmetric random channel on $3^2$ databases with 4 outputs under a random non-product prior, record 1 and record 0; another on $2^3$ binary databases under mixture models with $\\rho = 0, 0.3, 0.8, 1$; the whole-database leakage of the truncated geometric count on 3 records, whose farthest databases differ in every record)",
+       checks=("notions.all_notions", "notions.correlation_sweep", "notions.maximal_leakage",
+               "notions.leakage_capacity", "notions.FiniteChannel.neighbour_pairs",
+               "notions.FiniteChannel.distinct_neighbour_rows"))
+def all_notions_brute_force(epsilon: float = 0.5, seed: int = 23) -> Evidence:
+    rng = np.random.default_rng(seed)
+    K, n = 3, 2
+    ch = _random_channel(K, n, 4, seed)
+    prior = rng.dirichlet(np.ones(K ** n))
+    model = notions.explicit_model(prior, n, K)
+    ours, ref = [], []
+    keys = [key for key in notions.NOTIONS if key != "chtp_level"]
+    for i in (1, 0):
+        table = notions.all_notions(ch, model, i, epsilon=epsilon, gamma=None)
+        bf = {**_bf_record_notions(ch.table, prior, K, n, i, epsilon), **_bf_channel_notions(ch.table, K, n, epsilon)}
+        ours.extend(table[key] for key in keys)
+        ref.extend(bf[key] for key in keys)
+    rhos = np.array([0.0, 0.3, 0.8, 1.0])
+    binary = _random_channel(2, 3, 4, seed + 1)
+    sweep = notions.correlation_sweep(binary, 0.35, rhos, 2, epsilon=epsilon)
+    sweep_ours, sweep_ref = [], []
+    for k, rho in enumerate(rhos):
+        prior_rho = notions.mixture_model(3, 0.35, float(rho)).prob
+        bf = {**_bf_record_notions(binary.table, prior_rho, 2, 3, 2, epsilon),
+              **_bf_channel_notions(binary.table, 2, 3, epsilon)}
+        sweep_ours.extend(float(sweep[key][k]) for key in keys)
+        sweep_ref.extend(bf[key] for key in keys)
+    count = notions.geometric_count(3, 0.8).expand()    # farthest databases differ in every record
+    table = count.table
+    whole = [notions.maximal_leakage(count), notions.leakage_capacity(count),
+             notions.maximal_leakage(ch, model, 1), notions.leakage_capacity(ch, model, 1)]
+    bf1 = _bf_record_notions(ch.table, prior, K, n, 1, epsilon)
+    whole_ref = [np.log(table.max(axis=0).sum()), np.log(np.max(table.max(axis=0) / table.min(axis=0))),
+                 bf1["maximal_leakage"], bf1["inferential_privacy"]]
+    table = ch.table
+    pairs = {tuple(pr) for pr in notions.FiniteChannel.neighbour_pairs(ch).tolist()}
+    rows_p, rows_q = ch.distinct_neighbour_rows()
+    got_rows = sorted(map(tuple, np.round(np.hstack([rows_p, rows_q]), 12).tolist()))
+    want_rows = sorted({tuple(np.round(np.r_[table[r], table[s]], 12).tolist()) for r, s in _neighbours(K, n)})
+    return all_of(close(ours, ref, atol=1e-12, rtol=1e-12, detail="records 1 and 0: every notion of the table"),
+                  close(sweep_ours, sweep_ref, atol=1e-12, rtol=1e-12, detail="correlation sweep, record 2, four rho"),
+                  close(whole, whole_ref, atol=1e-12, rtol=1e-12, detail="maximal leakage and capacity: whole database (geometric count), record 1"),
+                  holds(pairs == set(_neighbours(K, n)), observed=len(pairs), reference=len(_neighbours(K, n)),
+                        detail="neighbouring pairs"),
+                  holds(got_rows == want_rows, observed=len(got_rows), reference=len(want_rows),
+                        detail="distinct pairs of neighbouring rows"))
+
+
+@all_notions_brute_force.mutant("notions.all_notions", "record 0's notions whatever the record asked")
+def _(all_notions):
+    return lambda channel, model, i=0, **kw: all_notions(channel, model, 0, **kw)
+
+
+@all_notions_brute_force.mutant("notions.correlation_sweep", "rho read as 1 - rho (clones at rho = 0)")
+def _(correlation_sweep):
+    return lambda channel, p, rho, i=0, **kw: correlation_sweep(channel, p, 1.0 - np.asarray(rho, dtype=float), i, **kw)
+
+
+@all_notions_brute_force.mutant("notions.maximal_leakage", "record-level call answered with the whole database's leakage")
+def _(maximal_leakage):
+    return lambda channel, model=None, i=0: maximal_leakage(channel)
+
+
+@all_notions_brute_force.mutant("notions.leakage_capacity", "whole-database capacity over neighbouring databases only (DP epsilon)")
+def _(leakage_capacity):
+    return lambda channel, model=None, i=0: notions.dp_epsilon(channel) if model is None else leakage_capacity(channel, model, i)
+
+
+@all_notions_brute_force.mutant("notions.FiniteChannel.neighbour_pairs", "shifts 1..K-2 only (a ternary record's second neighbour missed)")
+def _(neighbour_pairs):
+    def wrong(self):
+        pairs = neighbour_pairs(self)
+        digits = self.samples
+        diff = np.abs(digits[pairs[:, 0]] - digits[pairs[:, 1]]).sum(axis=1)
+        first = [(self.samples[a] - self.samples[b]) % self.K for a, b in pairs]
+        return pairs[np.array([int(f.max()) == 1 or self.K == 2 for f in first]) & (diff > 0)]
+    return wrong
+
+
+@all_notions_brute_force.mutant("notions.FiniteChannel.distinct_neighbour_rows", "the last record's neighbours left out")
+def _(distinct_neighbour_rows):
+    def wrong(self):
+        p, q = distinct_neighbour_rows(self)
+        keep = np.any(np.abs(p - q) > 0, axis=1)
+        last = [tuple(r) for r in (self.table[a] for a, b in _neighbours(self.K, self.n)
+                                   if np.argmax(self.samples[a] != self.samples[b]) == self.n - 1)]
+        keep &= np.array([tuple(r) not in last for r in p])
+        return p[keep], q[keep]
+    return wrong
+
+
+@claim("notions/pml-null-atoms-near-uniform", item="PML of a prior and a channel: null atoms and tiny leakages",
+       statement="$\\ell(X \\to y) = \\log \\max_{x: P_X(x) > 0} P(y \\mid x) / P_Y(y)$ keeps its digits where the leakage is tiny (a channel within $10^{-8}$ of uniform) and ignores letters of prior mass 0, whose rows may be anything; outputs of probability 0 leak 0.",
+       method="the definition in 50-digit arithmetic (mpmath) on the same doubles, to relative $10^{-10}$ (leakages near $10^{-8}$ and near 1); the prior given as exact fractions",
+       checks=("notions.prior_channel_pml",))
+def pml_null_atoms_near_uniform(seed: int = 27) -> Evidence:
+    import mpmath
+    from fractions import Fraction
+
+    rng = np.random.default_rng(seed)
+    k, m = 5, 6
+    near = np.full((k, m), 1.0 / m) * (1 + 1e-8 * rng.standard_normal((k, m)))
+    near /= near.sum(axis=1, keepdims=True)
+    rough = rng.dirichlet(np.ones(m), size=k)
+    rough[:, -1] = 0.0                                     # an output no letter releases
+    rough /= rough.sum(axis=1, keepdims=True)
+    prior = [Fraction(3, 10), Fraction(0), Fraction(1, 5), Fraction(1, 2), Fraction(0)]   # null atoms 1 and 4
+    rough[1] = np.eye(m)[0]                                 # a null letter's row: far from the others
+    ours, ref = [], []
+    with mpmath.workdps(50):
+        for channel in (near, rough):
+            for y in range(m):
+                top = max(mpmath.mpf(channel[x, y]) for x in range(k) if prior[x] > 0)
+                py = sum(mpmath.mpf(prior[x].numerator) / prior[x].denominator * mpmath.mpf(channel[x, y])
+                         for x in range(k))
+                ref.append(float(mpmath.log(top / py)) if py > 0 else 0.0)
+            ours.extend(notions.prior_channel_pml(prior, channel))
+    return close(ours, ref, atol=1e-20, rtol=1e-10, detail="every output of a near-uniform and a rough channel")
+
+
+@pml_null_atoms_near_uniform.mutant("notions._linear_pml", "log top - log P_Y everywhere (no near-tie branch)")
+def _(linear_pml):
+    def wrong(prior, channel):
+        p_y = prior @ channel
+        top = np.where((prior > 0)[:, None], channel, 0.0).max(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(top == 0, 0.0, np.maximum(np.log(top) - np.log(p_y), 0.0))
+    return wrong
+
+
+@pml_null_atoms_near_uniform.mutant("notions._linear_pml", "the maximum over every letter (null atoms not masked)")
+def _(linear_pml):
+    return lambda prior, channel: linear_pml(np.where(prior > 0, prior, 1e-300), channel)
