@@ -103,6 +103,15 @@ _WIDTH_PROBE = r"""
       wide.push(`${name(c)}: content ${c.scrollWidth} px wide overflows its ${c.clientWidth} px cell`);
     }
   }
+  // an interactive figure drawn wider than its box (plotly draws at the width it had when drawn,
+  // and its container clips the rest): a reader sees part of the axes
+  for (const svg of article.querySelectorAll('.privbook-explore-plot .main-svg')) {
+    const plot = svg.closest('.privbook-explore-plot');
+    const w = svg.getBoundingClientRect().width;
+    if (w > 0 && w > plot.clientWidth + 2) {
+      wide.push(`${name(plot.closest('figure') || plot)}: interactive figure drawn ${Math.round(w)} px wide, clipped to ${plot.clientWidth} px`);
+    }
+  }
   // typeset math cut off by its container (MathJax cannot break a formula)
   for (const m of article.querySelectorAll('mjx-container')) {
     const box = m.closest('td, th, p, li, dd') || m.parentElement;
@@ -460,6 +469,20 @@ def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: s
                                                         "mobile": width < 1280})
 
 
+# interactive figures drawn wider than their box (before plotly has redrawn them after a resize)
+_CLIPPED_FIGURES = ("[...document.querySelectorAll('.privbook-explore-plot .main-svg')]"
+                    ".filter(s => s.getBoundingClientRect().width > s.closest('.privbook-explore-plot').clientWidth + 2).length")
+
+
+def _await_redrawn_figures(browser: Browser, timeout: float = 5.0) -> None:
+    """After the window changed width: wait (at most ``timeout`` s) until plotly has redrawn the
+    interactive figures at their new width, as it does on a reader's resize (the width probe then
+    reports a figure still clipped)."""
+    deadline = time.time() + timeout
+    while _evaluate(browser, _CLIPPED_FIGURES) and time.time() < deadline:
+        time.sleep(0.25)
+
+
 def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None,
                lab_root: Path | None = None, axe_source: str | None = None) -> tuple[PageReport, dict]:
     """Load one page (served from ``base``) and report every problem found on it."""
@@ -521,6 +544,7 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
     for width in WIDTHS[1:]:
         browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
         time.sleep(0.3)
+        _await_redrawn_figures(browser)
         for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
             report.problems.append(f"wider than the text column at {width} px: {problem}")
         for number in json.loads(_evaluate(browser, _BROKEN_NUMBER_PROBE)):
