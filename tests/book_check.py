@@ -91,7 +91,7 @@ _WIDTH_PROBE = r"""
     if (e.getBoundingClientRect().width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
     // what scrolls inside the column (a display equation, which MathJax cannot break; a wide table
     // in its scrolling container) does not widen the page: the scrolling box must fit
-    const box = e.matches('mjx-container') && scrollsX(e) ? e : scroller(e);
+    const box = scrollsX(e) && !e.matches('pre') ? e : scroller(e);
     const r = (box || e).getBoundingClientRect();
     const width = box ? r.width : Math.max(r.width, e.scrollWidth);
     if (width > right - left + 2 || r.left < left - 2 || r.left + width > right + 2) {
@@ -130,7 +130,8 @@ _WIDTH_PROBE = r"""
 _BROKEN_NUMBER_PROBE = r"""
 (() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('article') || document.body;
-  const number = /[-\u2212+]?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?/g;
+  // (a sign only where no letter or digit precedes it: the 3 of lemma-3-4 is part of a name)
+  const number = /(?:(?<![\w.])[-\u2212+])?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?/g;
   const broken = [];
   for (const cell of article.querySelectorAll('td, th')) {
     if (cell.clientWidth === 0 || cell.closest('.ledger-hidden, details:not([open])')) continue;

@@ -118,9 +118,11 @@ def reports(tmp_path_factory, axe):
     (site / "numbers.html").write_text(_page(
         "<h1>Numbers</h1><table style='width:120px'><tr><th>n</th><th>bound</th></tr>"
         "<tr><td>10</td><td style='width:40px;overflow-wrap:anywhere'>0.000123456789</td></tr></table>"
-        "<div style='max-width:200px;overflow-x:auto'><table><tr><th>n</th><th>bound</th></tr>"
-        "<tr><td style='white-space:nowrap'>12345678901234567890</td>"
-        "<td style='white-space:nowrap'>0.000123456789012345678901234567</td></tr></table></div>", head=MODES))
+        "<div class='cell_output' style='max-width:200px'><div style='overflow-x:auto'><table><tr><th>n</th>"
+        "<th>bound</th></tr><tr><td style='white-space:nowrap'>12345678901234567890</td>"
+        "<td style='white-space:nowrap'>0.000123456789012345678901234567</td></tr></table></div></div>"
+        "<table style='width:120px'><tr><td style='overflow-wrap:anywhere'>a name, lemma-3-4, not a number</td></tr></table>",
+        head=MODES))
     (site / "dark.html").write_text(_page(
         "<h1>Dark</h1><p class='dim'>Readable in light mode only.</p>", head=MODES))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
