@@ -164,8 +164,13 @@ _AXE_RUN = r"""
 })()
 """
 
-# The theme's colour mode, switched in place (pydata-sphinx-theme styles html[data-theme]).
-_SET_MODE = "document.documentElement.dataset.theme = '%s'; document.documentElement.dataset.mode = '%s'; " \
+# The theme's colour mode, switched in place (pydata-sphinx-theme styles html[data-theme]); colour
+# transitions are turned off first, so that axe reads the new colours and not a blend (a busy
+# machine may still be mid-transition when it runs).
+_SET_MODE = "if (!document.getElementById('book-check-no-transitions')) { const s = document.createElement('style'); " \
+            "s.id = 'book-check-no-transitions'; s.textContent = '*, *::before, *::after { transition: none !important; }'; " \
+            "document.head.appendChild(s); } " \
+            "document.documentElement.dataset.theme = '%s'; document.documentElement.dataset.mode = '%s'; " \
             "new Promise(r => setTimeout(r, 150))"
 
 _PAGE_PROBE = r"""
