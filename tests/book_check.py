@@ -91,7 +91,7 @@ _WIDTH_PROBE = r"""
     if (e.getBoundingClientRect().width === 0 || e.closest('.ledger-hidden, details:not([open])')) continue;
     // what scrolls inside the column (a display equation, which MathJax cannot break; a wide table
     // in its scrolling container) does not widen the page: the scrolling box must fit
-    const box = e.matches('mjx-container') && scrollsX(e) ? e : scroller(e);
+    const box = scrollsX(e) && !e.matches('pre') ? e : scroller(e);
     const r = (box || e).getBoundingClientRect();
     const width = box ? r.width : Math.max(r.width, e.scrollWidth);
     if (width > right - left + 2 || r.left < left - 2 || r.left + width > right + 2) {
@@ -101,6 +101,15 @@ _WIDTH_PROBE = r"""
   for (const c of article.querySelectorAll('td, th')) {
     if (c.clientWidth > 0 && c.scrollWidth > c.clientWidth + 2 && !c.closest('.ledger-hidden, details:not([open])')) {
       wide.push(`${name(c)}: content ${c.scrollWidth} px wide overflows its ${c.clientWidth} px cell`);
+    }
+  }
+  // an interactive figure drawn wider than its box (plotly draws at the width it had when drawn,
+  // and its container clips the rest): a reader sees part of the axes
+  for (const svg of article.querySelectorAll('.privbook-explore-plot .main-svg')) {
+    const plot = svg.closest('.privbook-explore-plot');
+    const w = svg.getBoundingClientRect().width;
+    if (w > 0 && w > plot.clientWidth + 2) {
+      wide.push(`${name(plot.closest('figure') || plot)}: interactive figure drawn ${Math.round(w)} px wide, clipped to ${plot.clientWidth} px`);
     }
   }
   // typeset math cut off by its container (MathJax cannot break a formula)
@@ -121,7 +130,8 @@ _WIDTH_PROBE = r"""
 _BROKEN_NUMBER_PROBE = r"""
 (() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('article') || document.body;
-  const number = /[-\u2212+]?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?/g;
+  // (a sign only where no letter or digit precedes it: the 3 of lemma-3-4 is part of a name)
+  const number = /(?:(?<![\w.])[-\u2212+])?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?/g;
   const broken = [];
   for (const cell of article.querySelectorAll('td, th')) {
     if (cell.clientWidth === 0 || cell.closest('.ledger-hidden, details:not([open])')) continue;
@@ -154,8 +164,13 @@ _AXE_RUN = r"""
 })()
 """
 
-# The theme's colour mode, switched in place (pydata-sphinx-theme styles html[data-theme]).
-_SET_MODE = "document.documentElement.dataset.theme = '%s'; document.documentElement.dataset.mode = '%s'; " \
+# The theme's colour mode, switched in place (pydata-sphinx-theme styles html[data-theme]); colour
+# transitions are turned off first, so that axe reads the new colours and not a blend (a busy
+# machine may still be mid-transition when it runs).
+_SET_MODE = "if (!document.getElementById('book-check-no-transitions')) { const s = document.createElement('style'); " \
+            "s.id = 'book-check-no-transitions'; s.textContent = '*, *::before, *::after { transition: none !important; }'; " \
+            "document.head.appendChild(s); } " \
+            "document.documentElement.dataset.theme = '%s'; document.documentElement.dataset.mode = '%s'; " \
             "new Promise(r => setTimeout(r, 150))"
 
 _PAGE_PROBE = r"""
@@ -460,6 +475,20 @@ def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: s
                                                         "mobile": width < 1280})
 
 
+# interactive figures drawn wider than their box (before plotly has redrawn them after a resize)
+_CLIPPED_FIGURES = ("[...document.querySelectorAll('.privbook-explore-plot .main-svg')]"
+                    ".filter(s => s.getBoundingClientRect().width > s.closest('.privbook-explore-plot').clientWidth + 2).length")
+
+
+def _await_redrawn_figures(browser: Browser, timeout: float = 5.0) -> None:
+    """After the window changed width: wait (at most ``timeout`` s) until plotly has redrawn the
+    interactive figures at their new width, as it does on a reader's resize (the width probe then
+    reports a figure still clipped)."""
+    deadline = time.time() + timeout
+    while _evaluate(browser, _CLIPPED_FIGURES) and time.time() < deadline:
+        time.sleep(0.25)
+
+
 def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: Path | None,
                lab_root: Path | None = None, axe_source: str | None = None) -> tuple[PageReport, dict]:
     """Load one page (served from ``base``) and report every problem found on it."""
@@ -521,6 +550,7 @@ def check_page(browser: Browser, site: Path, base: str, page: str, screenshot: P
     for width in WIDTHS[1:]:
         browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
         time.sleep(0.3)
+        _await_redrawn_figures(browser)
         for problem in json.loads(_evaluate(browser, _WIDTH_PROBE)):
             report.problems.append(f"wider than the text column at {width} px: {problem}")
         for number in json.loads(_evaluate(browser, _BROKEN_NUMBER_PROBE)):

@@ -108,14 +108,21 @@ def reports(tmp_path_factory, axe):
         "<span style='display:inline-block;width:300px'>clipped formula</span></td></tr></table>"
         "<p style='width:100px;overflow:hidden'><mjx-container style='display:inline-block;width:300px'>"
         "cut formula</mjx-container></p></div>", head=MODES))
+    # an interactive figure drawn for a wider window and clipped by its box
+    (site / "clipped.html").write_text(_page(
+        "<h1>Clipped</h1><figure class='privbook-explore'><div class='privbook-explore-plot' "
+        "style='width:200px;overflow:hidden'><svg class='main-svg' width='600' height='40' role='img' "
+        "aria-label='curves'></svg></div><figcaption>A plot.</figcaption></figure>", head=MODES))
     # numbers in a narrow column: broken across lines where words may break anywhere; kept whole
     # (white-space: nowrap) in a table that scrolls sideways inside its container, which is no fault
     (site / "numbers.html").write_text(_page(
         "<h1>Numbers</h1><table style='width:120px'><tr><th>n</th><th>bound</th></tr>"
         "<tr><td>10</td><td style='width:40px;overflow-wrap:anywhere'>0.000123456789</td></tr></table>"
-        "<div style='max-width:200px;overflow-x:auto'><table><tr><th>n</th><th>bound</th></tr>"
-        "<tr><td style='white-space:nowrap'>12345678901234567890</td>"
-        "<td style='white-space:nowrap'>0.000123456789012345678901234567</td></tr></table></div>", head=MODES))
+        "<div class='cell_output' style='max-width:200px'><div style='overflow-x:auto'><table><tr><th>n</th>"
+        "<th>bound</th></tr><tr><td style='white-space:nowrap'>12345678901234567890</td>"
+        "<td style='white-space:nowrap'>0.000123456789012345678901234567</td></tr></table></div></div>"
+        "<table style='width:120px'><tr><td style='overflow-wrap:anywhere'>a name, lemma-3-4, not a number</td></tr></table>",
+        head=MODES))
     (site / "dark.html").write_text(_page(
         "<h1>Dark</h1><p class='dim'>Readable in light mode only.</p>", head=MODES))
     (site / "index.html").write_text('<meta http-equiv="Refresh" content="0; url=good.html" />')
@@ -239,3 +246,9 @@ def test_number_broken_across_lines_is_reported(reports, width):
     # the table that scrolls inside its container neither widens the page nor breaks its numbers
     assert not any("wider than the text column" in p for p in problems), problems
     assert len(problems) == 1, problems
+
+
+@pytest.mark.parametrize("width", book_check.WIDTHS)
+def test_clipped_interactive_figure_is_reported(reports, width):
+    problems = [p for p in reports["clipped.html"] if f"at {width} px" in p]
+    assert any("interactive figure drawn 600 px wide, clipped to 200 px" in p for p in problems), problems

@@ -249,12 +249,13 @@ def _open_chapter(browser, lab, page: str) -> tuple[dict, list[str]]:
     the probe, and the console errors of the page that concern unresolved references."""
     link = lab_link(_config_lab_url(), page)
     browser.events.clear()
-    browser.call("Page.navigate", {"url": lab.local(link) + f"?token={lab.token}"})
+    browser.call("Page.navigate", {"url": lab.local(link) + f"?token={lab.token}"}, timeout=120)
     browser.wait_for("Page.loadEventFired", timeout=120)
-    deadline, probe, idle_since = time.time() + 180, {}, None
+    deadline, probe, idle_since = time.time() + 300, {}, None
     while time.time() < deadline:
         time.sleep(1)
-        result = browser.call("Runtime.evaluate", {"expression": _LAB_PROBE, "returnByValue": True})
+        # (a long chapter rendering on a busy machine keeps the page's thread for a while)
+        result = browser.call("Runtime.evaluate", {"expression": _LAB_PROBE, "returnByValue": True}, timeout=CELL_TIMEOUT)
         probe = json.loads(result["result"]["value"])
         assert not probe["dialogs"], probe["dialogs"]
         ready = (probe["title"].startswith(Path(page).name) and probe["loaded"]

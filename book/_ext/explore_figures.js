@@ -26,9 +26,20 @@
     const plot = figure.querySelector("." + CLASS + "-plot");
     const controls = [...figure.querySelectorAll("[data-param]")];
     const state = data.params.map(p => p.start);
-    const layout = data.figure.layout;
+    // the plot takes its box's width, now and whenever the box changes width (a phone turned, the
+    // window or the sidebar resized): plotly's own resize handler does not always follow
+    const layout = Object.assign({}, data.figure.layout, {autosize: true});
     Plotly.newPlot(plot, data.figure.data, themed(layout, figure),
                    {responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage", "sendDataToCloud"]});
+    let drawnWidth = plot.clientWidth;
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => {
+        if (plot.clientWidth > 0 && Math.abs(plot.clientWidth - drawnWidth) > 1) {
+          drawnWidth = plot.clientWidth;
+          Plotly.relayout(plot, {width: drawnWidth});
+        }
+      }).observe(plot);
+    }
     function show() {
       const frame = data.frames[state.join(",")];
       if (!frame) return;

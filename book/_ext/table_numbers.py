@@ -13,8 +13,9 @@ import re
 
 from docutils import nodes
 
-#: a number as tables print it: sign, digits with decimal point or thousands commas, exponent, percent
-NUMBER = re.compile(r"[-\u2212+]?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?")
+#: a number as tables print it: sign (where no letter or digit precedes it: not the hyphen of ``lemma-3``),
+#: digits with decimal point or thousands commas, exponent, percent
+NUMBER = re.compile(r"(?:(?<![\w.])[-\u2212+])?\d+(?:[.,]\d+)*(?:[eE][-\u2212+]?\d+)?%?")
 CLASS = "privbook-number"
 
 
