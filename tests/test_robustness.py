@@ -303,3 +303,34 @@ def test_a_channel_that_is_not_one_is_refused_by_name(bad):
     assert_rejects(notions.chtp_level, bad, 0.5, name="channel")
     assert_rejects(minimax.chtp_level, bad, 0.5, name="channel")
     assert_rejects(notions.pufferfish_loss, bad, notions.iid_model(3, 0.3), name="channel")
+
+
+# --- refusals that name the caller's argument ------------------------------------------------
+
+@pytest.mark.parametrize("bad", [None, "yes", [np.nan, 0.5, 0.5], [0.1, 0.2, 0.3]])
+def test_singling_out_threshold_names_prior(bad):
+    # the refusal named min_entropy's p
+    assert_rejects(leakage.singling_out_threshold, bad, name="prior")
+
+
+def test_conditional_pml_names_prior():
+    # prior='yes' gave numpy's "could not convert string to float"
+    assert_rejects(leakage.conditional_pml, "yes", np.full((2, 2, 3), 1 / 3), name="prior")
+
+
+@pytest.mark.parametrize("high", [709.8, 800.0, 1e300, 1.7e308])
+def test_calibrate_to_pml_names_channel_of_where_the_family_is_not_a_channel(high):
+    # exp(t) / (1 + exp(t)) is inf / inf = NaN beyond t ~ 709.78: "channel must not contain NaN"
+    def channel_of(t):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array([[np.exp(t), 1.0], [1.0, np.exp(t)]]) / (1 + np.exp(t))
+    assert_rejects(leakage.calibrate_to_pml, channel_of, [0.3, 0.7], 0.5, 1e-6, high, name="channel_of")
+    # where the family is a channel, the calibration is unchanged
+    t = leakage.calibrate_to_pml(channel_of, [0.3, 0.7], 0.5, 1e-6, 700.0)
+    assert float(leakage.pml_sup([0.3, 0.7], channel_of(t))) == pytest.approx(0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [2.5, [10, 10.5]])
+def test_threshold_query_chernoff_bound_refuses_a_fractional_count(n):
+    # like threshold_query_leakage: n is a number of records
+    assert_rejects(leakage.threshold_query_chernoff_bound, n, 0.3, name="n")
