@@ -334,3 +334,27 @@ def test_calibrate_to_pml_names_channel_of_where_the_family_is_not_a_channel(hig
 def test_threshold_query_chernoff_bound_refuses_a_fractional_count(n):
     # like threshold_query_leakage: n is a number of records
     assert_rejects(leakage.threshold_query_chernoff_bound, n, 0.3, name="n")
+
+
+@pytest.mark.parametrize("sigma", [1e149, 1e151, 1e300, 1.7e308])
+def test_normal_approx_delta_at_a_huge_sigma(sigma):
+    # sigma**2 raised OverflowError at sigma = 1e300; at eps = 0 the curve is
+    # 2 Phi(mu / 2) - 1 = erf(mu / (2 sqrt 2))
+    n, pi = 20, 0.3
+    with mp.workdps(60):
+        total = mp.sqrt(mp.mpf(sigma) ** 2 + mp.mpf(pi) * (1 - mp.mpf(pi)) * (n - 1) / n**2)
+        mu = 1 / (n * total)
+        true = mp.erf(mu / (2 * mp.sqrt(2)))
+    assert _rel(float(statistical.normal_approx_delta(0.0, n, pi, sigma)), true) < 1e-11   # 1.2e-310 is subnormal: 4e-14 relative spacing
+    assert float(statistical.normal_approx_delta(0.5, n, pi, sigma)) == 0.0   # e^-(eps/mu)^2/2 underflows
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_output_densities_keep_the_shape_of_t(noise):
+    # a 2-D t raised numpy's broadcast error
+    t = np.array([[0.0, 0.0, 0.0], [5.0, 5.0, 5.0]])
+    plus, minus = statistical.output_densities(t, 20, 0.3, 1.0, noise)
+    flat = statistical.output_densities([0.0, 5.0], 20, 0.3, 1.0, noise)
+    assert plus.shape == minus.shape == t.shape
+    np.testing.assert_array_equal(plus, np.repeat(flat[0][:, None], 3, axis=1))
+    np.testing.assert_array_equal(minus, np.repeat(flat[1][:, None], 3, axis=1))
