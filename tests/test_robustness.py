@@ -358,3 +358,27 @@ def test_output_densities_keep_the_shape_of_t(noise):
     assert plus.shape == minus.shape == t.shape
     np.testing.assert_array_equal(plus, np.repeat(flat[0][:, None], 3, axis=1))
     np.testing.assert_array_equal(minus, np.repeat(flat[1][:, None], 3, axis=1))
+
+
+def _gaussian_epsilon_mp(delta: float, mu: float):
+    """The root in high-precision arithmetic (60 digits beyond those of eps ~ mu^2 / 2, which
+    cancel): eps = mu (mu / 2 + z) with Phi(-z) - e^eps Phi(-z - mu) = delta (the curve at eps)."""
+    from scipy import stats
+    with mp.workdps(60 + int(2 * np.log10(mu))):
+        mu_, d = mp.mpf(mu), mp.mpf(delta)
+        z = mp.findroot(lambda z: mp.ncdf(-z) - mp.exp(mu_ * (mu_ / 2 + z)) * mp.ncdf(-z - mu_) - d,
+                        mp.mpf(float(stats.norm.isf(delta))), tol=mp.mpf(10) ** -60)
+        return mu_ * (mu_ / 2 + z)
+
+
+@pytest.mark.parametrize("mu", [1e4, 1e6, 1e10, 1e20, 1e100, 1e150, 1.8e154])
+@pytest.mark.parametrize("delta", [1e-300, 1e-12, 0.1, 0.5])
+def test_gaussian_epsilon_at_a_huge_mu(mu, delta):
+    # at mu = 1e300 Brent's method did not converge; from mu ~ 1e10 on the root was off by 1e-9
+    # to 1e-8 (eps / mu and mu / 2 cancelled in the curve)
+    assert _rel(float(profiles.gaussian_epsilon(delta, mu)), _gaussian_epsilon_mp(delta, mu)) < 1e-14
+
+
+@pytest.mark.parametrize("mu", [1.9e154, 1e300, 1.7e308])
+def test_gaussian_epsilon_beyond_the_largest_double_is_refused_by_name(mu):
+    assert_rejects(profiles.gaussian_epsilon, 0.1, mu, name="mu")
