@@ -382,3 +382,15 @@ def test_gaussian_epsilon_at_a_huge_mu(mu, delta):
 @pytest.mark.parametrize("mu", [1.9e154, 1e300, 1.7e308])
 def test_gaussian_epsilon_beyond_the_largest_double_is_refused_by_name(mu):
     assert_rejects(profiles.gaussian_epsilon, 0.1, mu, name="mu")
+
+
+@pytest.mark.parametrize("coupling, field, name", [(np.full(10**5, 0.5), 0.0, "coupling"), (0.5, np.zeros(10**5), "field"),
+                                                   ([0.5, 0.4, 0.3], 0.0, "coupling"), (0.5, [[0.0, 0.0, 0.0]], "field")])
+def test_ising_model_names_a_coupling_or_field_of_the_wrong_length(coupling, field, name):
+    # 10^5 couplings for 2 edges raised numpy's broadcast error
+    assert_rejects(notions.ising_model, 3, [(0, 1), (1, 2)], coupling, field, name=name)
+
+
+def test_ising_model_takes_one_coupling_per_edge_and_one_field_per_record():
+    one = notions.ising_model(3, [(0, 1), (1, 2)], [0.5, 0.5], [0.1, 0.1, 0.1]).log_prob
+    np.testing.assert_array_equal(one, notions.ising_model(3, [(0, 1), (1, 2)], 0.5, 0.1).log_prob)
