@@ -394,3 +394,33 @@ def test_ising_model_names_a_coupling_or_field_of_the_wrong_length(coupling, fie
 def test_ising_model_takes_one_coupling_per_edge_and_one_field_per_record():
     one = notions.ising_model(3, [(0, 1), (1, 2)], [0.5, 0.5], [0.1, 0.1, 0.1]).log_prob
     np.testing.assert_array_equal(one, notions.ising_model(3, [(0, 1), (1, 2)], 0.5, 0.1).log_prob)
+
+
+# --- integers by nature, reals by design -----------------------------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 2.5), "card_V"),          # a packing's size
+    (lambda: minimax.lower_bound_dp_mean(100, 2.5, 1.0), "d"),                         # |V| = 2^d
+    (lambda: minimax.lower_bound("dp", 100, 2.5, 1.0), "d"),
+    (lambda: minimax.lower_bound("tv", 100, 2.5, 0.5), "d"),
+    (lambda: affiliation.ising_influence(0.5, 2.5), "degree"),                         # a node's degree
+    (lambda: affiliation.ising_influence(0.5, [1, 2, 2.5]), "degree"),
+])
+def test_fractional_counts_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=f"^{name} must be whole numbers"):
+        call()
+
+
+def test_whole_counts_still_pass():
+    assert float(minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, np.inf)) >= 0.0   # an unbounded packing
+    assert float(minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 1000.0)) >= 0.0
+    np.testing.assert_array_equal(affiliation.ising_influence(0.5, [1.0, 2.0]), affiliation.ising_influence(0.5, [1, 2]))
+
+
+def test_rates_and_bounds_of_a_real_sample_size_interpolate():
+    # real by design (the slope grids use np.logspace): between the values at the integers around it
+    n = np.array([2.0, 2.5, 3.0])
+    for values in (minimax.minimax_rate("dp", n, 4.0, 1.0), minimax.noise_coefficient("laplace", n, 4.0, 1.0),
+                   minimax.worst_two_point_risk(1.0, 4.0, n, 1.0, 1.0, "laplace", n_grid=200)[0],
+                   minimax.lower_bound_tv_support(n, 0.1), minimax.risk_bound_31(1.0, 4.0, n, 1.0, 0.1)):
+        assert min(values[0], values[2]) <= values[1] <= max(values[0], values[2])
