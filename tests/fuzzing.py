@@ -566,6 +566,7 @@ INF_OK_ARGUMENTS = {
 SHAPE_FREE = {
     ("intervals.laplace_sum_bounds", "t"), ("intervals.laplace_sum_marginal", "t"),
     ("intervals.randomized_response_bounds", "n"), ("intervals.posterior_bounds", "prior_density"),
+    ("intervals.density_bounds", "densities"),   # one column per output point: any number of them
     ("intervals.clamped_count_posterior", "theta"), ("intervals.clamped_count_predictive", "t"),
     ("intervals.clamped_count_posterior_mean", "t"), ("intervals.clamped_count_ratio_range", "t"),
     ("leakage.laplace_count_pml", "y"), ("minimax.tv_contraction_bound_product", "tv_records"),
