@@ -566,6 +566,7 @@ INF_OK_ARGUMENTS = {
 SHAPE_FREE = {
     ("intervals.laplace_sum_bounds", "t"), ("intervals.laplace_sum_marginal", "t"),
     ("intervals.randomized_response_bounds", "n"), ("intervals.posterior_bounds", "prior_density"),
+    ("intervals.density_bounds", "densities"),   # one column per output point: any number of them
     ("intervals.clamped_count_posterior", "theta"), ("intervals.clamped_count_predictive", "t"),
     ("intervals.clamped_count_posterior_mean", "t"), ("intervals.clamped_count_ratio_range", "t"),
     ("leakage.laplace_count_pml", "y"), ("minimax.tv_contraction_bound_product", "tv_records"),
@@ -577,6 +578,27 @@ SHAPE_FREE = {
     ("statistical.log_binomial_pmf", "k"), ("statistical.likelihood_ratio", "j"), ("statistical.output_densities", "t"),
     ("notions.correlation_sweep", "rho"), ("notions.product_model", "p"), ("notions.exchangeable_model", "log_weights"),
 }
+
+
+#: (target, argument) real by design though the baseline gives an integer (a bound, risk or rate
+#: as a function of a real sample size or dimension, evaluated on ``np.logspace`` grids: each
+#: docstring says "real >= 1"); a non-integer there is a valid input, not bad input accepted
+REAL_VALUED = {
+    ("minimax.tv_contraction_bound", "n"), ("minimax.lower_bound_tv_mean", "n"),
+    ("minimax.lower_bound_tv_support", "n"), ("minimax.risk_bound_31", "n"), ("minimax.two_point_risk", "n"),
+    ("minimax.histogram_risk_exact", "n"), ("minimax.noise_coefficient", "n"), ("minimax.noise_coefficient", "d"),
+    ("minimax.worst_two_point_risk", "n"), ("minimax.worst_two_point_risk", "d"),
+    ("minimax.minimax_rate", "n"), ("minimax.minimax_rate", "d"),
+}
+
+
+def _fractional(value) -> bool:
+    return isinstance(value, float) and math.isfinite(value) and not value.is_integer()
+
+
+def _optional(param) -> bool:
+    """The argument's annotation admits None (``float | None``): None is a documented value."""
+    return "None" in str(param.annotation)
 
 
 def _reshaped(value) -> bool:
@@ -593,8 +615,10 @@ def api_calls() -> list[Call]:
         calls.append(Call(target, dict(kwargs), "baseline", names=names, inf_ok=target in INF_OK))
         for arg, base in kwargs.items():
             for kind, value in _variations(arg, base):
-                if value is None and arg in params and params[arg].default is None:
-                    kind = "extreme"  # None is this argument's documented default
+                if value is None and arg in params and (params[arg].default is None or _optional(params[arg])):
+                    kind = "extreme"  # None is this argument's documented default or value
+                if kind == "invalid" and (target, arg) in REAL_VALUED and _fractional(value):
+                    kind = "extreme"  # real by design
                 if kind == "invalid" and (target, arg) in SHAPE_FREE and _reshaped(value):
                     kind = "extreme"  # any length and shape is valid here
                 inf_ok = (target in INF_OK or (target, arg) in INF_OK_ARGUMENTS

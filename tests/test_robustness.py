@@ -303,3 +303,124 @@ def test_a_channel_that_is_not_one_is_refused_by_name(bad):
     assert_rejects(notions.chtp_level, bad, 0.5, name="channel")
     assert_rejects(minimax.chtp_level, bad, 0.5, name="channel")
     assert_rejects(notions.pufferfish_loss, bad, notions.iid_model(3, 0.3), name="channel")
+
+
+# --- refusals that name the caller's argument ------------------------------------------------
+
+@pytest.mark.parametrize("bad", [None, "yes", [np.nan, 0.5, 0.5], [0.1, 0.2, 0.3]])
+def test_singling_out_threshold_names_prior(bad):
+    # the refusal named min_entropy's p
+    assert_rejects(leakage.singling_out_threshold, bad, name="prior")
+
+
+def test_conditional_pml_names_prior():
+    # prior='yes' gave numpy's "could not convert string to float"
+    assert_rejects(leakage.conditional_pml, "yes", np.full((2, 2, 3), 1 / 3), name="prior")
+
+
+@pytest.mark.parametrize("high", [709.8, 800.0, 1e300, 1.7e308])
+def test_calibrate_to_pml_names_channel_of_where_the_family_is_not_a_channel(high):
+    # exp(t) / (1 + exp(t)) is inf / inf = NaN beyond t ~ 709.78: "channel must not contain NaN"
+    def channel_of(t):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array([[np.exp(t), 1.0], [1.0, np.exp(t)]]) / (1 + np.exp(t))
+    assert_rejects(leakage.calibrate_to_pml, channel_of, [0.3, 0.7], 0.5, 1e-6, high, name="channel_of")
+    # where the family is a channel, the calibration is unchanged
+    t = leakage.calibrate_to_pml(channel_of, [0.3, 0.7], 0.5, 1e-6, 700.0)
+    assert float(leakage.pml_sup([0.3, 0.7], channel_of(t))) == pytest.approx(0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [2.5, [10, 10.5]])
+def test_threshold_query_chernoff_bound_refuses_a_fractional_count(n):
+    # like threshold_query_leakage: n is a number of records
+    assert_rejects(leakage.threshold_query_chernoff_bound, n, 0.3, name="n")
+
+
+@pytest.mark.parametrize("sigma", [1e149, 1e151, 1e300, 1.7e308])
+def test_normal_approx_delta_at_a_huge_sigma(sigma):
+    # sigma**2 raised OverflowError at sigma = 1e300; at eps = 0 the curve is
+    # 2 Phi(mu / 2) - 1 = erf(mu / (2 sqrt 2))
+    n, pi = 20, 0.3
+    with mp.workdps(60):
+        total = mp.sqrt(mp.mpf(sigma) ** 2 + mp.mpf(pi) * (1 - mp.mpf(pi)) * (n - 1) / n**2)
+        mu = 1 / (n * total)
+        true = mp.erf(mu / (2 * mp.sqrt(2)))
+    assert _rel(float(statistical.normal_approx_delta(0.0, n, pi, sigma)), true) < 1e-11   # 1.2e-310 is subnormal: 4e-14 relative spacing
+    assert float(statistical.normal_approx_delta(0.5, n, pi, sigma)) == 0.0   # e^-(eps/mu)^2/2 underflows
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_output_densities_keep_the_shape_of_t(noise):
+    # a 2-D t raised numpy's broadcast error
+    t = np.array([[0.0, 0.0, 0.0], [5.0, 5.0, 5.0]])
+    plus, minus = statistical.output_densities(t, 20, 0.3, 1.0, noise)
+    flat = statistical.output_densities([0.0, 5.0], 20, 0.3, 1.0, noise)
+    assert plus.shape == minus.shape == t.shape
+    np.testing.assert_array_equal(plus, np.repeat(flat[0][:, None], 3, axis=1))
+    np.testing.assert_array_equal(minus, np.repeat(flat[1][:, None], 3, axis=1))
+
+
+def _gaussian_epsilon_mp(delta: float, mu: float):
+    """The root in high-precision arithmetic (60 digits beyond those of eps ~ mu^2 / 2, which
+    cancel): eps = mu (mu / 2 + z) with Phi(-z) - e^eps Phi(-z - mu) = delta (the curve at eps)."""
+    from scipy import stats
+    with mp.workdps(60 + int(2 * np.log10(mu))):
+        mu_, d = mp.mpf(mu), mp.mpf(delta)
+        z = mp.findroot(lambda z: mp.ncdf(-z) - mp.exp(mu_ * (mu_ / 2 + z)) * mp.ncdf(-z - mu_) - d,
+                        mp.mpf(float(stats.norm.isf(delta))), tol=mp.mpf(10) ** -60)
+        return mu_ * (mu_ / 2 + z)
+
+
+@pytest.mark.parametrize("mu", [1e4, 1e6, 1e10, 1e20, 1e100, 1e150, 1.8e154])
+@pytest.mark.parametrize("delta", [1e-300, 1e-12, 0.1, 0.5])
+def test_gaussian_epsilon_at_a_huge_mu(mu, delta):
+    # at mu = 1e300 Brent's method did not converge; from mu ~ 1e10 on the root was off by 1e-9
+    # to 1e-8 (eps / mu and mu / 2 cancelled in the curve)
+    assert _rel(float(profiles.gaussian_epsilon(delta, mu)), _gaussian_epsilon_mp(delta, mu)) < 1e-14
+
+
+@pytest.mark.parametrize("mu", [1.9e154, 1e300, 1.7e308])
+def test_gaussian_epsilon_beyond_the_largest_double_is_refused_by_name(mu):
+    assert_rejects(profiles.gaussian_epsilon, 0.1, mu, name="mu")
+
+
+@pytest.mark.parametrize("coupling, field, name", [(np.full(10**5, 0.5), 0.0, "coupling"), (0.5, np.zeros(10**5), "field"),
+                                                   ([0.5, 0.4, 0.3], 0.0, "coupling"), (0.5, [[0.0, 0.0, 0.0]], "field")])
+def test_ising_model_names_a_coupling_or_field_of_the_wrong_length(coupling, field, name):
+    # 10^5 couplings for 2 edges raised numpy's broadcast error
+    assert_rejects(notions.ising_model, 3, [(0, 1), (1, 2)], coupling, field, name=name)
+
+
+def test_ising_model_takes_one_coupling_per_edge_and_one_field_per_record():
+    one = notions.ising_model(3, [(0, 1), (1, 2)], [0.5, 0.5], [0.1, 0.1, 0.1]).log_prob
+    np.testing.assert_array_equal(one, notions.ising_model(3, [(0, 1), (1, 2)], 0.5, 0.1).log_prob)
+
+
+# --- integers by nature, reals by design -----------------------------------------------------
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 2.5), "card_V"),          # a packing's size
+    (lambda: minimax.lower_bound_dp_mean(100, 2.5, 1.0), "d"),                         # |V| = 2^d
+    (lambda: minimax.lower_bound("dp", 100, 2.5, 1.0), "d"),
+    (lambda: minimax.lower_bound("tv", 100, 2.5, 0.5), "d"),
+    (lambda: affiliation.ising_influence(0.5, 2.5), "degree"),                         # a node's degree
+    (lambda: affiliation.ising_influence(0.5, [1, 2, 2.5]), "degree"),
+])
+def test_fractional_counts_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=f"^{name} must be whole numbers"):
+        call()
+
+
+def test_whole_counts_still_pass():
+    assert float(minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, np.inf)) >= 0.0   # an unbounded packing
+    assert float(minimax.theorem3_error_bound(30, 0.5, 0.5, 0.0, 1000.0)) >= 0.0
+    np.testing.assert_array_equal(affiliation.ising_influence(0.5, [1.0, 2.0]), affiliation.ising_influence(0.5, [1, 2]))
+
+
+def test_rates_and_bounds_of_a_real_sample_size_interpolate():
+    # real by design (the slope grids use np.logspace): between the values at the integers around it
+    n = np.array([2.0, 2.5, 3.0])
+    for values in (minimax.minimax_rate("dp", n, 4.0, 1.0), minimax.noise_coefficient("laplace", n, 4.0, 1.0),
+                   minimax.worst_two_point_risk(1.0, 4.0, n, 1.0, 1.0, "laplace", n_grid=200)[0],
+                   minimax.lower_bound_tv_support(n, 0.1), minimax.risk_bound_31(1.0, 4.0, n, 1.0, 0.1)):
+        assert min(values[0], values[2]) <= values[1] <= max(values[0], values[2])

@@ -614,6 +614,14 @@ def mixture_model(n: int, p: float, rho: float, name: str = "mixture") -> DataMo
     return exchangeable_model(lw, name)
 
 
+def _one_per(name: str, value: ArrayLike, size: int, what: str) -> NDArray[np.float64]:
+    """``value`` validated as a real scalar or one value per ``what`` (``size`` of them)."""
+    arr = v.real(name, value)
+    if arr.ndim > 1 or arr.size not in (1, size):
+        raise ValueError(f"{name} must be a number or one value per {what} ({size}), got shape {arr.shape}")
+    return np.broadcast_to(arr.ravel() if arr.ndim else arr, (size,))
+
+
 def ising_model(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, field: ArrayLike = 0.0,
                 name: str = "Ising") -> DataModel:
     """Ising model ``pi(x) ∝ exp(sum_{uv} J_uv s_u s_v + sum_v h_v s_v)``, spins ``s = 2x - 1``
@@ -624,8 +632,8 @@ def ising_model(n: int, edges: Sequence[tuple[int, int]], coupling: ArrayLike, f
     for a, b in edges:
         if not (0 <= a < n and 0 <= b < n) or a == b:
             raise ValueError(f"edges must join two different records in [0, {n - 1}], got ({a}, {b})")
-    J = np.broadcast_to(v.real("coupling", coupling), (len(edges),))
-    h = np.broadcast_to(v.real("field", field), (n,))
+    J = _one_per("coupling", coupling, len(edges), "edge")
+    h = _one_per("field", field, n, "record")
     spins = 2 * _digits(2, n) - 1
     energy = spins @ h
     with np.errstate(over="ignore", invalid="ignore"):

@@ -387,15 +387,41 @@ def epsilon_for_delta(
     return float(hi)
 
 
+def _gaussian_epsilon_huge_mu(target: float, mu: float) -> float:
+    """:func:`gaussian_epsilon` for ``mu >= 1e4``: with ``eps = mu (mu / 2 + z)`` the curve is
+    exactly ``Phi(-z) - exp(-z^2 / 2) erfcx((z + mu) / sqrt 2) / 2`` (the two huge exponents cancel
+    in closed form), decreasing in z; its root lies in ``[-10, z_0 + 1]`` where
+    ``Phi(-z_0) = delta`` (the curve is below ``Phi(-z)``, and at z = -10 above ``1 - 1e-22``)."""
+    root2 = np.sqrt(2.0)
+
+    def log_delta(z: float) -> float:
+        tail = special.erfcx((z + mu) / root2)
+        if z <= 0.0:
+            return float(np.log(special.ndtr(-z) - 0.5 * np.exp(-0.5 * z * z) * tail))
+        return float(-0.5 * z * z + np.log(special.erfcx(z / root2) - tail) - np.log(2.0))
+
+    log_target = np.log(target)
+    z = optimize.brentq(lambda z: log_delta(z) - log_target, -10.0, float(-special.ndtri(target)) + 1.0,
+                       xtol=1e-15, rtol=4 * np.finfo(float).eps)
+    return mu * (0.5 * mu + z)
+
+
 def gaussian_epsilon(delta: ArrayLike, mu: float) -> NDArray[np.float64]:
     """Inverse of :func:`gaussian_delta` in epsilon, vectorized over ``delta`` in (0, 1).
 
     Solves ``log delta(eps) = log delta`` with Brent's method, which stays accurate for
-    deltas far below machine epsilon. At most 10^4 deltas (one root search each).
+    deltas far below machine epsilon. At most 10^4 deltas (one root search each). For
+    ``mu >= 1e4``, where ``eps / mu`` and ``mu / 2`` cancel, in the exact form
+    ``eps = mu (mu / 2 + z)``, ``delta = Phi(-z) - phi(z) sqrt(pi / 2) erfcx((z + mu) / sqrt 2)``;
+    mu beyond about 1.9e154 is refused (epsilon, about ``mu^2 / 2``, exceeds the largest double).
     """
     d = v.probability("delta", delta, open_ends=True)
     v.size_limit("delta", d.size, 10**4, "root searches")
     mu_ = v.scalar("mu", mu, low=0.0, low_open=True)
+    if mu_ >= 1e4:
+        with np.errstate(over="ignore"):
+            out = np.vectorize(lambda target: _gaussian_epsilon_huge_mu(target, mu_), otypes=[float])(d)
+        return v.representable("mu", out, "epsilon (about mu^2 / 2)")
 
     def solve(target: float) -> float:
         log_target = np.log(target)

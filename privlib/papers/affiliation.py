@@ -771,6 +771,8 @@ def ising_influence(beta: ArrayLike, degree: ArrayLike) -> NDArray[np.float64]:
     beta above about 9e307)."""
     beta = v.nonnegative("beta", beta)
     d = v.real("degree", degree, low=1.0)
+    if (d != np.round(d)).any():
+        raise ValueError(f"degree must be whole numbers >= 1 (a node's degree), got {d[d != np.round(d)].flat[0]:g}")
     beta, d = np.broadcast_arrays(beta, d)
     # log((1 + e^{a + 4 beta}) / (1 + e^a)) = log1p(expm1(4 beta) expit(a)): exact at small beta;
     # beyond e^700, the softplus difference with its linear parts taken exactly

@@ -209,7 +209,7 @@ def smallest_disclosure_cost(prior: ArrayLike) -> NDArray[np.float64]:
 
 def singling_out_threshold(prior: ArrayLike) -> NDArray[np.float64]:
     """Corollary 8: epsilon-PML with epsilon below ``H_inf(P_X)`` never singles out X."""
-    return min_entropy(prior)
+    return min_entropy(v.pmf("prior", prior))
 
 
 def _log_upper_tail(m: int, n: int, p: float) -> float:
@@ -270,6 +270,8 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
     """Example 3.3 (Figure 1): the Chernoff bound ``-log(1 - (4 p (1 - p))^{n/2})`` on the leakage
     of the typical answer (``no`` for p < 1/2, ``yes`` for p > 1/2)."""
     n_arr = v.real("n", n, low=1.0)
+    if not np.all(n_arr == np.round(n_arr)):
+        raise ValueError("n must hold whole numbers >= 1")
     p = v.probability("p", p, open_ends=True)
     if np.any(p == 0.5):
         raise ValueError("p must differ from 1/2 (the bound is vacuous there)")
@@ -495,7 +497,14 @@ def calibrate_to_pml(channel_of: Callable[[float], ArrayLike], prior: ArrayLike,
     prior = v.pmf("prior", prior)
 
     def excess(t: float) -> float:
-        return float(pml_sup(prior, channel_of(t))) - target
+        channel = channel_of(t)
+        try:
+            channel = v.channel("channel", channel)
+        except (ValueError, TypeError) as exc:
+            # e.g. a family written with exp(t) overflows to inf / inf = NaN beyond t ~ 709.8
+            raise ValueError(f"channel_of({t:g}) is not a channel ({exc}); choose low and high "
+                             "where channel_of gives one") from None
+        return float(pml_sup(prior, channel)) - target
 
     if excess(hi) <= 0:
         return hi
@@ -587,7 +596,8 @@ def conditional_pml(prior: ArrayLike, channel: ArrayLike) -> NDArray[np.float64]
     ``l(X -> y | z) = log max_{x: P(x | z) > 0} P(y | x, z) / P(y | z)`` for side information
     Z, from the joint ``prior[x, z] = P(X = x, Z = z)`` and ``channel[x, z, y] = P(y | x, z)``;
     returns ``[z, y]``. Every side-information value must have positive probability."""
-    joint = v.pmf("prior", np.asarray(prior, dtype=float).ravel()).reshape(np.shape(prior))
+    prior = v.real("prior", prior)
+    joint = v.pmf("prior", prior.ravel()).reshape(prior.shape)
     if joint.ndim != 2:
         raise ValueError(f"prior must be a 2-D joint pmf P(X = x, Z = z), got shape {joint.shape}")
     ch = v.real("channel", channel, low=0.0)

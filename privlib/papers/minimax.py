@@ -215,7 +215,8 @@ def _k_exponent(k: ArrayLike) -> NDArray[np.float64]:
 
 def tv_contraction_bound(alpha: ArrayLike, tv_p: ArrayLike, n: ArrayLike) -> NDArray[np.float64]:
     """Theorem 2: under alpha-TV privacy, ``||M_0 - M_1||_TV <= alpha n ||P_0 - P_1||_TV``
-    (clipped at 1)."""
+    (clipped at 1).
+    ``n``: real >= 1 (the bound is a function of a real sample size)."""
     a = v.probability("alpha", alpha)
     t = v.probability("tv_p", tv_p)
     n_ = v.real("n", n, low=1.0)
@@ -323,7 +324,8 @@ def expmech_packing_error(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, card_V: 
 def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: ArrayLike = np.inf) -> NDArray[np.float64]:
     """Proposition 2, explicit constant derived here: minimax squared error of mean estimation
     over ``E||X||^k <= r^k`` under alpha-TV privacy is at least
-    ``r^2 / 8 * p^a (1 - alpha n p)`` with ``a = 2(k-1)/k`` and ``p = min(1, a / ((a+1) alpha n))``."""
+    ``r^2 / 8 * p^a (1 - alpha n p)`` with ``a = 2(k-1)/k`` and ``p = min(1, a / ((a+1) alpha n))``.
+    ``n``: real >= 1 (the bound is a function of a real sample size)."""
     n_ = v.real("n", n, low=1.0)
     a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
     r_ = v.real("r", r, low=0.0, low_open=True, high=MAX_SCALE)
@@ -334,7 +336,8 @@ def lower_bound_tv_mean(n: ArrayLike, alpha: ArrayLike, r: float = 1.0, k: Array
 
 def lower_bound_tv_support(n: ArrayLike, alpha: ArrayLike) -> NDArray[np.float64]:
     """Proposition 3: minimax absolute error of the support of ``Unif[theta, theta + 1]`` under
-    alpha-TV privacy is at least ``max_p p/4 (1 - alpha n p)`` (``p = min(1, 1/(2 alpha n))``)."""
+    alpha-TV privacy is at least ``max_p p/4 (1 - alpha n p)`` (``p = min(1, 1/(2 alpha n))``).
+    ``n``: real >= 1 (the bound is a function of a real sample size)."""
     n_ = v.real("n", n, low=1.0)
     a_ = v.real("alpha", alpha, low=0.0, high=1.0, low_open=True)
     p = np.minimum(1.0, 1.0 / (2.0 * a_ * n_))
@@ -424,7 +427,10 @@ def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: Ar
     p_ = v.probability("p", p)
     a_ = v.positive("alpha", alpha)
     d_ = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
-    log_v = np.log(v.real("card_V", card_V, low=1.0, finite=False))
+    card = v.real("card_V", card_V, low=1.0, finite=False)
+    if (np.isfinite(card) & (card != np.round(card))).any():
+        raise ValueError(f"card_V must be whole numbers >= 1 or inf (a packing's size), got {card[card != np.round(card)].flat[0]:g}")
+    log_v = np.log(card)
     if isinstance(k, str):
         if k == "median":
             bound = _theorem3_bracket(np.ceil(n_ * p_), n_, p_, a_, d_, log_v)
@@ -450,7 +456,7 @@ def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: flo
     whose separation is at least ``r p^{(k-1)/k} / 2``). The maximum over ``log p`` in
     ``[log(10^-4/n), 0]`` is taken on a grid of ``n_grid`` points refined three times."""
     n_ = _whole("n", n)
-    d_ = v.real("d", d, low=1.0)
+    d_ = _whole("d", d)   # |V| = 2^d: a packing in d dimensions
     a_ = v.positive("alpha", alpha)
     dl = v.scalar("delta", delta, low=0.0, high=1.0, high_open=True)
     a = float(_k_exponent(k))
@@ -489,7 +495,8 @@ def noise_coefficient(mechanism: str, n: ArrayLike, d: ArrayLike, alpha: ArrayLi
     (sensitivity ``2T/n`` in l2, ``2T sqrt(d)/n`` in l1): ``2d/(n^2 alpha)`` (KL),
     ``8 d log(1.25/delta)/(n^2 alpha^2)`` (Gaussian, alpha <= 1), ``8 d^2/(n^2 alpha^2)`` (Laplace).
     ``ValueError`` where ``c_W`` exceeds the largest double (1.8e308; e.g. Laplace noise at
-    ``n alpha / d`` below about 2e-154)."""
+    ``n alpha / d`` below about 2e-154).
+    ``n`` and ``d``: real >= 1 (the coefficient is a function of a real sample size and dimension)."""
     mech = _mechanism(mechanism)
     n_ = v.real("n", n, low=1.0)
     d_ = v.real("d", d, low=1.0)
@@ -567,7 +574,8 @@ def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: Array
     """Bound (31) on the squared error of estimator (20) over ``E||X||^k <= r^k``, ``k >= 2``:
     ``r^{2k} / T^{2(k-1)} + r^2/n + c_W T^2`` (Lemmas 3 and 4); ``inf`` for ``k = inf`` and
     ``T < r``. ``ValueError`` where a finite bound exceeds the largest double (1.8e308: T far
-    below r, or ``c_W T^2`` beyond it)."""
+    below r, or ``c_W T^2`` beyond it).
+    ``n``: real >= 1 (the bound is a function of a real sample size)."""
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0, finite=False)
     n_ = v.real("n", n, low=1.0)
@@ -583,7 +591,8 @@ def risk_bound_31(r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: Array
 def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayLike, c_W: ArrayLike) -> NDArray[np.float64]:
     """Exact squared error of estimator (20) on ``X ~ (1-p) delta_0 + p delta_{u e_1}`` with
     ``u = r p^{-1/k}`` (k-th moment exactly ``r^k``): with ``c = min(u, T)``,
-    ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts)."""
+    ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts).
+    ``n``: real >= 1 (the risk is a function of a real sample size)."""
     p_ = v.real("p", p, low=0.0, high=1.0, low_open=True)
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0)
@@ -607,7 +616,8 @@ def worst_two_point_risk(r: float, k: float, n: ArrayLike, d: ArrayLike, alpha: 
     every ``(n, d, alpha)`` of the broadcast inputs in one evaluation (``n_grid`` log-spaced
     values of ``p`` in [1e-12, 1]). Returns ``(risk, argmax p)``. For ``k = inf`` the least
     favourable law is ``+-r e_1`` with probability 1/2 and the risk is ``r^2/n + c_W r^2``.
-    ``n_grid`` is at most 10^6, and the broadcast inputs times ``n_grid`` at most 10^7."""
+    ``n_grid`` is at most 10^6, and the broadcast inputs times ``n_grid`` at most 10^7.
+    ``n`` and ``d``: real >= 1 (the risk is a function of a real sample size and dimension)."""
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.scalar("k", k, low=2.0, finite=False)
     c = noise_coefficient(mechanism, n, d, alpha, delta)
@@ -669,7 +679,8 @@ def minimax_rate(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike 
     """Table 1 of Barber & Duchi as a function with every constant set to 1: the lower-bound
     rate ``r^2/n + r^2 min(1, (m / (n alpha))^{2(k-1)/k})`` with ``m = d`` (DP, smooth DP),
     ``min(d, log(1/delta))`` (approximate DP), 1 (TV); KL privacy alpha is read as TV level
-    ``sqrt(alpha/2)`` (Pinsker)."""
+    ``sqrt(alpha/2)`` (Pinsker).
+    ``n`` and ``d``: real >= 1 (the rate is a function of a real sample size and dimension)."""
     if privacy not in PRIVACY_TYPES:
         raise ValueError(f"privacy must be one of {PRIVACY_TYPES}, got {privacy!r}")
     n_ = v.real("n", n, low=1.0)
@@ -794,7 +805,7 @@ def lower_bound(privacy: str, n: ArrayLike, d: ArrayLike = 1, alpha: ArrayLike =
     if privacy == "none":
         return np.broadcast_to(base, np.broadcast_shapes(n_.shape, np.shape(d), np.shape(alpha))).copy()
     if privacy == "tv":
-        term = lower_bound_tv_mean(n_, alpha, r, k) + 0.0 * v.real("d", d, low=1.0)
+        term = lower_bound_tv_mean(n_, alpha, r, k) + 0.0 * _whole("d", d)
     else:
         dl = 0.0 if privacy == "dp" else v.scalar("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
         term = lower_bound_dp_mean(n_, d, alpha, dl, r, k)
@@ -864,7 +875,8 @@ def histogram_risk_exact(cdf: Callable[[NDArray[np.float64]], NDArray[np.float64
     ``S = sum of squared bin masses of g`` (bias, sampling variance, Laplace noise); vectorised
     over ``m`` and ``n``. ``ValueError`` for ``m`` beyond 10^7 bins per axis or 10^9 CDF
     evaluations in all (the sum of ``m + 1`` over the values of ``m``), and where the risk
-    exceeds the largest double (1.8e308: the noise term at tiny ``n alpha``)."""
+    exceeds the largest double (1.8e308: the noise term at tiny ``n alpha``).
+    ``n``: real >= 1 (the risk is a function of a real sample size)."""
     n_ = v.real("n", n, low=1.0)
     m_ = _whole("m", m)
     a = v.scalar("alpha", alpha, low=0.0, low_open=True, finite=False)

@@ -630,7 +630,10 @@ def normal_approx_delta(epsilon: ArrayLike, n: int, pi: float, sigma: float) -> 
     n = v.integer("n", n, low=2)
     pi = v.scalar("pi", pi, low=0.0, high=1.0)
     sigma = v.scalar("sigma", sigma, low=0.0)
-    total = np.sqrt(sigma**2 + pi * (1.0 - pi) * (n - 1) / n**2)
+    if sigma < 1e150:
+        total = np.sqrt(sigma**2 + pi * (1.0 - pi) * (n - 1) / n**2)
+    else:  # sigma^2 would overflow; the binomial part is below one ulp of sigma
+        total = sigma
     if total == 0:
         raise ValueError("sigma must be positive when pi is 0 or 1")
     return profiles.gaussian_delta(epsilon, (1.0 / n) / total)
@@ -693,8 +696,10 @@ def amplified_epsilon(epsilon: ArrayLike, lam: ArrayLike) -> NDArray[np.float64]
 
 def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str = "gaussian") -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Densities of the noisy fraction at ``t`` given the critical entry positive (``p_+``) and
-    negative (``p_-``): binomial mixtures of shifted noise densities (Section 5)."""
+    negative (``p_-``): binomial mixtures of shifted noise densities (Section 5); ``t`` of any
+    shape (the densities have its shape, at least one axis)."""
     t = np.atleast_1d(v.real("t", t))
+    shape, t = t.shape, t.ravel()
     n = v.integer("n", n, low=2, high=_MAX_N)
     pi = v.scalar("pi", pi, low=0.0, high=1.0, low_open=True, high_open=True)
     scale = v.scalar("scale", scale, low=0.0, low_open=True)
@@ -704,8 +709,8 @@ def output_densities(t: ArrayLike, n: int, pi: float, scale: float, noise: str =
     log_w = _logspace.log_binomial_pmf(k, n - 1, pi)
     if noise == "laplace":  # the Laplace mixture of chapter 000 (eq. (6) of Bailie & Gong)
         w = np.exp(log_w)
-        return (intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=(k + 1) / n),
-                intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=k / n))
+        return (intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=(k + 1) / n).reshape(shape),
+                intervals.laplace_sum_marginal(t, w, 1.0 / scale, centres=k / n).reshape(shape))
     plus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - (k + 1) / n) / scale), axis=1)
     minus = special.logsumexp(log_w + _noise_logpdf(noise, (t[:, None] - k / n) / scale), axis=1)
-    return np.exp(plus) / scale, np.exp(minus) / scale
+    return (np.exp(plus) / scale).reshape(shape), (np.exp(minus) / scale).reshape(shape)
