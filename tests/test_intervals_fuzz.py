@@ -206,6 +206,7 @@ def test_clamped_count_functions(t, shape, rate, eps, low, width):
     (lambda: intervals.multiplicative_distance([1.0], [-1.0]), "nu"),
     (lambda: intervals.lipschitz_loss([[0.5, 0.5]], [[0.0, 1.0]]), "distances"),
     (lambda: intervals.lipschitz_loss([[0.5, -0.5]], [[0.0]]), "P"),
+    (lambda: intervals.lipschitz_loss([[0.7], [0.2]], [[0.0, 1.0], [1.0, 0.0]]), "P"),   # rows must be laws
     (lambda: intervals.lipschitz_loss([[0.5, 0.5], [0.2, 0.8]], [[0.0, 1.0], [2.0, 0.0]]), "distances"),
     (lambda: intervals.density_bounds([[1.0]], [1.0, 2.0], 1.0), "epsilon"),
     (lambda: intervals.density_bounds([[1.0]], 1.0, -1.0), "diameter"),

@@ -66,7 +66,7 @@ def lipschitz_loss(P: ArrayLike, distances: ArrayLike) -> float:
     are not mutually absolutely continuous, or two at distance 0 have different laws. Under a
     graph metric (Assumption 3.3) this equals the largest ``d_mult`` over neighbours (Theorem
     3.5, II => I); under other metrics it can be larger."""
-    P = v.nonnegative("P", P)
+    P = v.pmf("P", P)            # each row is an output law
     if P.ndim != 2 or 0 in P.shape:
         raise ValueError(f"P must be a non-empty 2-D array (datasets x outputs), got shape {P.shape}")
     dist = v.real("distances", distances, low=0.0, finite=False)
