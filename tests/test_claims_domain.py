@@ -123,8 +123,6 @@ PARAMETRIZED = [c for c in claims.registry() if _parameters(c)]
 #: suite's time bounded (remove an entry to run it again)
 KNOWN_NARROW: dict[str, str] = {
     "003/thm-a-2": "fails at degrees other than 3",
-    "004/erratum-fig5": "the Laplace/Gaussian ratios vanish at n = 250, epsilon = 0.02",
-    "004/erratum-fig8": "the figure's orderings hold at epsilon = 0.01 only",
 }
 
 
