@@ -100,6 +100,8 @@ def _(gaussian_delta):
        statement="$\\sum_y (p(y) - e^\\varepsilon q(y))_+$ equals $\\sup_S P(S) - e^\\varepsilon Q(S)$ over output sets $S$, and is 0 at $\\varepsilon$ at least the mechanism's epsilon.",
        method="enumeration of all 2^k output sets, for two rows of k-ary randomized response and for a random asymmetric pair; 50-digit arithmetic for two nearly equal pmfs of 200 outputs (deltas near 1e-10)")
 def hockey_stick_supremum(mechanism_epsilon: float = 1.2, k: int = 6, seed: int = 4) -> Evidence:
+    if not 2 <= k <= 16:
+        raise ValueError(f"k must be between 2 and 16 (all 2^k output sets are enumerated), got {k}")
     rr = mechanisms.RandomizedResponse(mechanism_epsilon, k)
     channel = rr.matrix()
     rng = np.random.default_rng(seed)

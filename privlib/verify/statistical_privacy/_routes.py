@@ -184,7 +184,11 @@ def _normal_pair_delta(eps: float, mean_plus: float, mean_minus: float, sigma: f
     for a, b, sign in ((mean_plus, mean_minus, 1), (mean_minus, mean_plus, -1)):
         kink = (mean_plus + mean_minus) / 2 + sign * eps * sigma**2 / shift
         f = lambda t, a=a, b=b: max(stats.norm.pdf(t, a, sigma) - np.exp(eps) * stats.norm.pdf(t, b, sigma), 0.0)
-        out.append(integrate.quad(f, -np.inf, kink, epsabs=1e-14)[0] + integrate.quad(f, kink, np.inf, epsabs=1e-14)[0])
+        # a finite range, 40 standard deviations past both means (the rest is below e^-800): on an
+        # infinite range quad misses peaks narrow against their distance from 0
+        lo, hi = min(mean_plus, mean_minus) - 40 * sigma, max(mean_plus, mean_minus) + 40 * sigma
+        cut = min(max(kink, lo), hi)
+        out.append(integrate.quad(f, lo, cut, epsabs=1e-14)[0] + integrate.quad(f, cut, hi, epsabs=1e-14)[0])
     return max(out)
 
 
