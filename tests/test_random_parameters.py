@@ -174,10 +174,7 @@ def test_false_text_pattern():
 
 #: chapters whose random parameter set still breaks a claim, with the instance: not run (remove the
 #: entry once the claim holds there)
-KNOWN_FAILING = {
-    "privacy_curves": "curves/gaussian-dominates-laplace-tail FAILS at mechanism_epsilon = 7.54, sigma = 34.7, "
-                      "sensitivity = 2.35 (the claim is being restated)",
-}
+KNOWN_FAILING: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("stem", [pytest.param(s, marks=[pytest.mark.xfail(reason=KNOWN_FAILING[s], run=False)]
