@@ -609,8 +609,12 @@ def _kill_kernel(km: Any) -> None:
 
 
 @contextlib.contextmanager
-def _kernel_setup() -> Iterator[tuple[Any, type, list]]:
+def _kernel_setup(figures: Path | None = None) -> Iterator[tuple[Any, type, list]]:
     """Configuration for one notebook execution: ``(config, kernel_manager_class, managers)``.
+
+    With ``figures`` (a folder), the kernel's environment names it in ``PRIVBOOK_FIGURE_PICKLES``,
+    where the chapter's figures are kept in a form a sweep's gallery can redraw
+    (``privlib.book.plotting``).
 
     The kernel talks over IPC sockets (local files, no TCP port) that live, with its connection
     file, in a private ``privbook-kernel-XXXX`` folder of the temporary directory, locked while the run lives
@@ -637,6 +641,11 @@ def _kernel_setup() -> Iterator[tuple[Any, type, list]]:
             if self.shutting_down:
                 return
             await super()._async_interrupt_kernel()
+
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            if figures is not None:
+                kw["env"] = {**kw.get("env", os.environ), FIGURE_PICKLES_ENV: str(figures)}
+            await super()._async_launch_kernel(kernel_cmd, **kw)
 
     config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "k"),
                                        "connection_file": str(sockets / "kernel.json")}})
@@ -704,6 +713,10 @@ class _Watcher(threading.Thread):
 
 RUN_PAGE = "run.html"
 FIGURES = "figures.json"
+FIGURE_PICKLES_ENV = "PRIVBOOK_FIGURE_PICKLES"
+"""Set in a run's kernel: the folder where ``privlib.book.plotting`` keeps each displayed figure
+as a pickle named by the SHA-256 of its PNG (nothing is kept when it is not set)."""
+_FIGURE_SCRATCH = ".figure-pickles"
 
 
 def figure_records(nb: dict) -> list[dict[str, str]]:
@@ -723,9 +736,13 @@ def figure_records(nb: dict) -> list[dict[str, str]]:
     return records
 
 
-def extract_figures(notebook: Path, folder: Path) -> list[Path]:
+def extract_figures(notebook: Path, folder: Path, *, pickles: Path | None = None) -> list[Path]:
     """Write every PNG output of an executed notebook to ``folder/figure-NN.png``, and their
-    numbers, captions and alt texts (``figure_records``) to ``folder/figures.json``."""
+    numbers, captions and alt texts (``figure_records``) to ``folder/figures.json``.
+
+    ``pickles``: the folder the kernel kept its figures in (``PRIVBOOK_FIGURE_PICKLES``, each
+    named by the SHA-256 of the PNG it was displayed as); the figure of each PNG found there is
+    copied beside it as ``figure-NN.pickle``, for a sweep's gallery to redraw on shared axes."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     written = []
     for cell in nb.get("cells", []):
@@ -734,8 +751,12 @@ def extract_figures(notebook: Path, folder: Path) -> list[Path]:
             if "image/png" in data:
                 png = data["image/png"]
                 path = folder / f"figure-{len(written) + 1:02d}.png"
-                path.write_bytes(b64decode("".join(png) if isinstance(png, list) else png))
+                content = b64decode("".join(png) if isinstance(png, list) else png)
+                path.write_bytes(content)
                 written.append(path)
+                kept = pickles / f"{hashlib.sha256(content).hexdigest()}.pickle" if pickles is not None else None
+                if kept is not None and kept.is_file():
+                    shutil.copyfile(kept, path.with_suffix(".pickle"))
     (folder / FIGURES).write_text(json.dumps(figure_records(nb), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return written
 
@@ -1186,7 +1207,9 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
     start = time.time()
     step = "writing the executed notebook"
     try:
-        with _kernel_setup() as (config, manager_class, managers):
+        scratch = tmp / _FIGURE_SCRATCH
+        scratch.mkdir()
+        with _kernel_setup(figures=scratch) as (config, manager_class, managers):
             watcher = _Watcher(stop, managers)
             watcher.start()
             try:
@@ -1200,7 +1223,8 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
         if watcher.fired:  # stopped after the last cell: not a run anyone asked to keep
             raise RunInterrupted(getattr(stop, "signum", None))
         step = "writing the figures"
-        extract_figures(executed, tmp)
+        extract_figures(executed, tmp, pickles=scratch)
+        shutil.rmtree(scratch)
         seconds = time.time() - start
         meta = {"notebook": path.name, "parameters": params, "seconds": round(seconds, 3)}
         step = "writing parameters.json"
