@@ -969,7 +969,7 @@ def check_run(folder: str | Path, key: str | None = None) -> str | None:
 
 # --- where a run or a sweep may write -----------------------------------------------------------------
 
-_FAILED_FILES = re.compile(r"(figure-\d+\.png|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
+_FAILED_FILES = re.compile(r"(figure-\d+\.(?:png|pickle)|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -1261,6 +1261,7 @@ def _keep_failed(tmp: Path, failed: Path, exc: BaseException, notebook: str) -> 
     earlier failed run's folder; when that is impossible (a full disk; ``failed`` holds what privbook
     did not write) remove the temporary folder instead and leave ``failed`` as it is."""
     try:
+        shutil.rmtree(tmp / _FIGURE_SCRATCH, ignore_errors=True)  # the kernel's figures: not a run's file
         _remove_failed_folder(failed, notebook)
         (tmp / "error.txt").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
         tmp.rename(failed)
