@@ -1145,7 +1145,8 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
 
     The run folder (default ``runs/<notebook>/<slug>``, with the user's umask) receives the
     executed notebook, its page ``run.html`` (``write_run_page``), its figures
-    (``figure-NN.png``, captions in ``figures.json``), ``parameters.json``, ``results.json`` (the same record a sweep
+    (``figure-NN.png``, captions in ``figures.json``; ``figure-NN.pickle``, the figure itself, for
+    each one drawn with ``privlib.book.plotting``, which a sweep's gallery redraws), ``parameters.json``, ``results.json`` (the same record a sweep
     point has: parameters, resume key, claims and their statuses, recorded results, versions)
     and, written last, ``files.json`` (size and SHA-256 of each file). Everything is written into
     a temporary folder renamed into place only after a successful run, under the lock

@@ -4,7 +4,9 @@ Each point runs through :func:`privlib.batch.runs.run_notebook` into ``<out>/<sl
 notebook, its figures, ``parameters.json``, ``results.json`` and, written last, ``files.json``
 with the size and SHA-256 of every file), written under a temporary name and renamed only when
 finished. The sweep ends with a manifest (``manifest.csv``/``manifest.json``) and a gallery page
-(``gallery.html``) showing every run's figures, parameters and claim statuses.
+(``gallery.html``) showing every run's figures, parameters and claim statuses; figure k of every
+run is redrawn on y-axes shared across the runs into ``gallery/`` (its files listed in
+``gallery/gallery.json``, all a later sweep removes there).
 
 What a sweep guarantees:
 
@@ -353,7 +355,7 @@ def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -
 GALLERY_DIR = "gallery"
 """The sweep's folder of figures redrawn on shared y-axes (``figure-NN-<run>.png``)."""
 GALLERY_LIST = "gallery.json"
-"""In :data:`GALLERY_DIR`: the files the sweep wrote there (all it ever removes) and, per figure,
+"""In ``GALLERY_DIR``: the files the sweep wrote there (all it ever removes) and, per figure,
 whether its y-axes are shared and each run's y-limits."""
 GALLERY_WIDTH_PX = 720
 """Width of a redrawn figure (the gallery shows it at most this wide)."""
@@ -444,8 +446,8 @@ def write_shared_figures(out: Path, records: list[dict[str, Any]]) -> dict[tuple
     """Redraw every finished run's figures on y-axes shared across the runs into ``out/gallery/``.
 
     Figure k of every finished run whose kept pickle (``figure-NN.pickle``, listed in its
-    ``files.json``) loads is redrawn :data:`GALLERY_WIDTH_PX` pixels wide as
-    ``gallery/figure-NN-<run>.png``, its axes' y-limits set by :func:`_share_y`. The files written
+    ``files.json``) loads is redrawn ``GALLERY_WIDTH_PX`` pixels wide as
+    ``gallery/figure-NN-<run>.png``, its axes' y-limits set by ``_share_y``. The files written
     and each run's limits are listed in ``gallery/gallery.json``; what an earlier sweep listed
     there is removed first. Returns ``{(run, "figure-NN.png"): ("gallery/figure-NN-<run>.png",
     every axes shared)}`` for the figures redrawn (the others are shown from their runs' PNGs)."""
@@ -514,7 +516,7 @@ def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], name
     its claims), or to its notebook for a run folder written before run pages existed.
 
     Figures with the same number share their y-axes across runs: each is redrawn from the figure
-    its run kept (:func:`write_shared_figures`) and links to the run's own PNG. A figure that could
+    its run kept (``write_shared_figures``) and links to the run's own PNG. A figure that could
     not be redrawn (a run written before figures were kept, a figure that could not be pickled, axes
     that differ between runs) is its run's PNG with the axes that run drew, and the page says so."""
     shared = write_shared_figures(out, records)

@@ -222,7 +222,7 @@ def _render(fig: Figure, target, **kwargs) -> None:
 
 def _keep_for_gallery(fig: Figure, target, kwargs: dict) -> None:
     """Pickle a figure just rendered as PNG into memory into ``$PRIVBOOK_FIGURE_PICKLES``
-    (the part of :func:`_render` a batch run uses; nothing happens when the variable is unset)."""
+    (the part of ``_render`` a batch run uses; nothing happens when the variable is unset)."""
     folder = os.environ.get("PRIVBOOK_FIGURE_PICKLES")
     if not folder or kwargs.get("format") != "png" or not isinstance(target, io.BytesIO):
         return
