@@ -145,3 +145,26 @@ def test_share_y_unions_limits_of_matching_axes_only():
     d.set_ylim(5, -5)  # inverted: the direction differs from figs[1]'s first axes
     e.set_yscale("linear")  # the scale differs from figs[1]'s second axes
     assert sweep._share_y([figs[1], other]) == [[None, None], [None, None]]
+
+
+def test_gallery_writes_only_its_own_files(tmp_path):
+    """What the gallery folder holds that the sweep did not list is kept; a ``gallery`` that is a
+    file or a symbolic link is not written through (the figures fall back to the runs' PNGs)."""
+    out = tmp_path / "sweep"
+    (out / sweep.GALLERY_DIR).mkdir(parents=True)
+    (out / sweep.GALLERY_DIR / "notes.txt").write_text("mine")
+    (out / sweep.GALLERY_DIR / "figure-01-a=1.png").write_text("old")
+    (out / sweep.GALLERY_DIR / sweep.GALLERY_LIST).write_text(json.dumps({"files": ["figure-01-a=1.png", "../x.png"]}))
+    (out / "x.png").write_text("outside")
+    assert sweep.write_shared_figures(out, []) == {}
+    assert sorted(p.name for p in (out / sweep.GALLERY_DIR).iterdir()) == ["notes.txt"]
+    assert (out / "x.png").read_text() == "outside"
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (out / sweep.GALLERY_DIR / "notes.txt").unlink()
+    (out / sweep.GALLERY_DIR).rmdir()
+    (out / sweep.GALLERY_DIR).symlink_to(other)
+    (other / sweep.GALLERY_LIST).write_text(json.dumps({"files": ["figure-01-a=1.png"]}))
+    (other / "figure-01-a=1.png").write_text("theirs")
+    assert sweep.write_shared_figures(out, []) == {}
+    assert sorted(p.name for p in other.iterdir()) == ["figure-01-a=1.png", sweep.GALLERY_LIST]

@@ -454,6 +454,8 @@ def write_shared_figures(out: Path, records: list[dict[str, Any]]) -> dict[tuple
     from privlib.book import plotting
 
     folder = out / GALLERY_DIR
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        return {}  # not a folder this sweep made: the figures are shown from the runs' PNGs
     with runs._writing(f"clearing {folder}"):
         _clear_gallery(folder)
     groups: dict[str, list[tuple[str, Any]]] = {}
