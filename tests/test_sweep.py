@@ -233,6 +233,7 @@ def test_failing_run_is_recorded_and_does_not_stop_the_others(tiny_project):
     assert (base / "fail=False" / "results.json").is_file()
     assert not (base / "fail=True").exists()
     assert "asked to fail" in (base / "fail=True.failed" / "error.txt").read_text()
+    assert not _hidden(base / "fail=True.failed")  # the kernel's kept figures are not left there
     rows = {r["run"]: r for r in csv.DictReader((base / "manifest.csv").open())}
     assert rows["fail=True"]["status"] == "failed" and "asked to fail" in rows["fail=True"]["error"]
     assert "failed: " in (base / "gallery.html").read_text()

@@ -609,8 +609,12 @@ def _kill_kernel(km: Any) -> None:
 
 
 @contextlib.contextmanager
-def _kernel_setup() -> Iterator[tuple[Any, type, list]]:
+def _kernel_setup(figures: Path | None = None) -> Iterator[tuple[Any, type, list]]:
     """Configuration for one notebook execution: ``(config, kernel_manager_class, managers)``.
+
+    With ``figures`` (a folder), the kernel's environment names it in ``PRIVBOOK_FIGURE_PICKLES``,
+    where the chapter's figures are kept in a form a sweep's gallery can redraw
+    (``privlib.book.plotting``).
 
     The kernel talks over IPC sockets (local files, no TCP port) that live, with its connection
     file, in a private ``privbook-kernel-XXXX`` folder of the temporary directory, locked while the run lives
@@ -637,6 +641,11 @@ def _kernel_setup() -> Iterator[tuple[Any, type, list]]:
             if self.shutting_down:
                 return
             await super()._async_interrupt_kernel()
+
+        async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+            if figures is not None:
+                kw["env"] = {**kw.get("env", os.environ), FIGURE_PICKLES_ENV: str(figures)}
+            await super()._async_launch_kernel(kernel_cmd, **kw)
 
     config = Config({"KernelManager": {"transport": "ipc", "ip": str(sockets / "k"),
                                        "connection_file": str(sockets / "kernel.json")}})
@@ -704,6 +713,10 @@ class _Watcher(threading.Thread):
 
 RUN_PAGE = "run.html"
 FIGURES = "figures.json"
+FIGURE_PICKLES_ENV = "PRIVBOOK_FIGURE_PICKLES"
+"""Set in a run's kernel: the folder where ``privlib.book.plotting`` keeps each displayed figure
+as a pickle named by the SHA-256 of its PNG (nothing is kept when it is not set)."""
+_FIGURE_SCRATCH = ".figure-pickles"
 
 
 def figure_records(nb: dict) -> list[dict[str, str]]:
@@ -723,9 +736,13 @@ def figure_records(nb: dict) -> list[dict[str, str]]:
     return records
 
 
-def extract_figures(notebook: Path, folder: Path) -> list[Path]:
+def extract_figures(notebook: Path, folder: Path, *, pickles: Path | None = None) -> list[Path]:
     """Write every PNG output of an executed notebook to ``folder/figure-NN.png``, and their
-    numbers, captions and alt texts (``figure_records``) to ``folder/figures.json``."""
+    numbers, captions and alt texts (``figure_records``) to ``folder/figures.json``.
+
+    ``pickles``: the folder the kernel kept its figures in (``PRIVBOOK_FIGURE_PICKLES``, each
+    named by the SHA-256 of the PNG it was displayed as); the figure of each PNG found there is
+    copied beside it as ``figure-NN.pickle``, for a sweep's gallery to redraw on shared axes."""
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     written = []
     for cell in nb.get("cells", []):
@@ -734,8 +751,12 @@ def extract_figures(notebook: Path, folder: Path) -> list[Path]:
             if "image/png" in data:
                 png = data["image/png"]
                 path = folder / f"figure-{len(written) + 1:02d}.png"
-                path.write_bytes(b64decode("".join(png) if isinstance(png, list) else png))
+                content = b64decode("".join(png) if isinstance(png, list) else png)
+                path.write_bytes(content)
                 written.append(path)
+                kept = pickles / f"{hashlib.sha256(content).hexdigest()}.pickle" if pickles is not None else None
+                if kept is not None and kept.is_file():
+                    shutil.copyfile(kept, path.with_suffix(".pickle"))
     (folder / FIGURES).write_text(json.dumps(figure_records(nb), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return written
 
@@ -948,7 +969,7 @@ def check_run(folder: str | Path, key: str | None = None) -> str | None:
 
 # --- where a run or a sweep may write -----------------------------------------------------------------
 
-_FAILED_FILES = re.compile(r"(figure-\d+\.png|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
+_FAILED_FILES = re.compile(r"(figure-\d+\.(?:png|pickle)|figures\.json|run\.html|parameters\.json|results\.json|files\.json|error\.txt)")
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -1124,7 +1145,8 @@ def run_notebook(notebook: str | Path, values: dict[str, Any] | None = None, *, 
 
     The run folder (default ``runs/<notebook>/<slug>``, with the user's umask) receives the
     executed notebook, its page ``run.html`` (``write_run_page``), its figures
-    (``figure-NN.png``, captions in ``figures.json``), ``parameters.json``, ``results.json`` (the same record a sweep
+    (``figure-NN.png``, captions in ``figures.json``; ``figure-NN.pickle``, the figure itself, for
+    each one drawn with ``privlib.book.plotting``, which a sweep's gallery redraws), ``parameters.json``, ``results.json`` (the same record a sweep
     point has: parameters, resume key, claims and their statuses, recorded results, versions)
     and, written last, ``files.json`` (size and SHA-256 of each file). Everything is written into
     a temporary folder renamed into place only after a successful run, under the lock
@@ -1186,7 +1208,9 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
     start = time.time()
     step = "writing the executed notebook"
     try:
-        with _kernel_setup() as (config, manager_class, managers):
+        scratch = tmp / _FIGURE_SCRATCH
+        scratch.mkdir()
+        with _kernel_setup(figures=scratch) as (config, manager_class, managers):
             watcher = _Watcher(stop, managers)
             watcher.start()
             try:
@@ -1200,7 +1224,8 @@ def _run_locked(papermill: Any, path: Path, params: dict[str, Any], dest: Path, 
         if watcher.fired:  # stopped after the last cell: not a run anyone asked to keep
             raise RunInterrupted(getattr(stop, "signum", None))
         step = "writing the figures"
-        extract_figures(executed, tmp)
+        extract_figures(executed, tmp, pickles=scratch)
+        shutil.rmtree(scratch)
         seconds = time.time() - start
         meta = {"notebook": path.name, "parameters": params, "seconds": round(seconds, 3)}
         step = "writing parameters.json"
@@ -1237,6 +1262,7 @@ def _keep_failed(tmp: Path, failed: Path, exc: BaseException, notebook: str) -> 
     earlier failed run's folder; when that is impossible (a full disk; ``failed`` holds what privbook
     did not write) remove the temporary folder instead and leave ``failed`` as it is."""
     try:
+        shutil.rmtree(tmp / _FIGURE_SCRATCH, ignore_errors=True)  # the kernel's figures: not a run's file
         _remove_failed_folder(failed, notebook)
         (tmp / "error.txt").write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
         tmp.rename(failed)

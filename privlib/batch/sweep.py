@@ -4,7 +4,9 @@ Each point runs through :func:`privlib.batch.runs.run_notebook` into ``<out>/<sl
 notebook, its figures, ``parameters.json``, ``results.json`` and, written last, ``files.json``
 with the size and SHA-256 of every file), written under a temporary name and renamed only when
 finished. The sweep ends with a manifest (``manifest.csv``/``manifest.json``) and a gallery page
-(``gallery.html``) showing every run's figures, parameters and claim statuses.
+(``gallery.html``) showing every run's figures, parameters and claim statuses; figure k of every
+run is redrawn on y-axes shared across the runs into ``gallery/`` (its files listed in
+``gallery/gallery.json``, all a later sweep removes there).
 
 What a sweep guarantees:
 
@@ -41,13 +43,16 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import csv
+import hashlib
 import html
 import io
 import itertools
 import json
 import logging
+import math
 import multiprocessing
 import os
+import re
 import signal
 import socket
 import sys
@@ -347,15 +352,177 @@ def write_manifest(out: Path, records: list[dict[str, Any]], names: list[str]) -
     _write_atomic(out / "manifest.csv", text.getvalue())
 
 
+GALLERY_DIR = "gallery"
+"""The sweep's folder of figures redrawn on shared y-axes (``figure-NN-<run>.png``)."""
+GALLERY_LIST = "gallery.json"
+"""In ``GALLERY_DIR``: the files the sweep wrote there (all it ever removes) and, per figure,
+whether its y-axes are shared and each run's y-limits."""
+GALLERY_WIDTH_PX = 720
+"""Width of a redrawn figure (the gallery shows it at most this wide)."""
+_REDRAWN = re.compile(r"figure-\d+-[A-Za-z0-9=,.+_-]+\.png")
+
+
+def _kept_pickle(folder: Path, png: str) -> Path | None:
+    """The pickle a run kept of its figure ``png``, when the run's ``files.json`` lists it with
+    this content (only files a run of privbook wrote are ever unpickled)."""
+    path = folder / Path(png).with_suffix(".pickle").name
+    try:
+        listed = json.loads((folder / runs.FILES).read_text(encoding="utf-8"))["files"][path.name]
+        data = path.read_bytes()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if listed.get("bytes") != len(data) or listed.get("sha256") != hashlib.sha256(data).hexdigest():
+        return None
+    return path
+
+
+def _load_figure(path: Path) -> Any:
+    import pickle
+
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)  # noqa: S301 - a file this sweep's run wrote, checked against files.json
+    except Exception:  # noqa: BLE001 - a figure that cannot be loaded is shown from its PNG
+        return None
+
+
+def _share_y(figures: list[Any]) -> list[list[tuple[float, float] | None]]:
+    """Set the y-limits of axes at the same position and with the same scale to the union of the
+    figures' limits (log scales: of their positive limits); axes whose number, scale or direction
+    differ keep their own. Returns, per figure, each axes' limits after (``None``: not shared)."""
+    shared: list[list[tuple[float, float] | None]] = [[None] * len(f.axes) for f in figures]
+    if len({len(f.axes) for f in figures}) != 1:
+        return shared
+    for i in range(len(figures[0].axes)):
+        axes = [f.axes[i] for f in figures]
+        if len({a.get_yscale() for a in axes}) != 1 or any(getattr(a, "_colorbar", None) for a in axes):
+            continue  # a colorbar's range is its norm's, not a data range to share
+        limits = [a.get_ylim() for a in axes]
+        if len({lo > hi for lo, hi in limits}) != 1:
+            continue
+        inverted = limits[0][0] > limits[0][1]
+        lows = [min(lim) for lim in limits]
+        highs = [max(lim) for lim in limits]
+        if axes[0].get_yscale() == "log":  # a non-positive limit is drawn at the smallest positive datum
+            lows = [v if v > 0 else a.yaxis.get_minpos() for v, a in zip(lows, axes)]
+            lows = [v for v in lows if 0 < v < math.inf]
+            highs = [v for v in highs if v > 0]
+            if not lows or not highs:
+                continue
+        lo, hi = min(lows), max(highs)
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            continue
+        for k, a in enumerate(axes):
+            a.set_ylim((hi, lo) if inverted else (lo, hi))
+            shared[k][i] = (float(lo), float(hi))
+    return shared
+
+
+def _read_gallery_list(folder: Path) -> dict[str, Any]:
+    try:
+        listed = json.loads((folder / GALLERY_LIST).read_text(encoding="utf-8"))
+        return listed if isinstance(listed, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _clear_gallery(folder: Path) -> None:
+    """Remove what an earlier sweep wrote into the gallery folder (the files its list names, and
+    temporary files of an interrupted write), then the folder itself if that leaves it empty."""
+    if not folder.is_dir():
+        return
+    names = [n for n in _read_gallery_list(folder).get("files", []) if isinstance(n, str) and _REDRAWN.fullmatch(n)]
+    for name in [*names, GALLERY_LIST]:
+        with contextlib.suppress(FileNotFoundError):
+            (folder / name).unlink()
+    for entry in folder.glob(".figure-*.png.tmp"):
+        with contextlib.suppress(OSError):
+            entry.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def write_shared_figures(out: Path, records: list[dict[str, Any]]) -> dict[tuple[str, str], tuple[str, bool]]:
+    """Redraw every finished run's figures on y-axes shared across the runs into ``out/gallery/``.
+
+    Figure k of every finished run whose kept pickle (``figure-NN.pickle``, listed in its
+    ``files.json``) loads is redrawn ``GALLERY_WIDTH_PX`` pixels wide as
+    ``gallery/figure-NN-<run>.png``, its axes' y-limits set by ``_share_y``. The files written
+    and each run's limits are listed in ``gallery/gallery.json``; what an earlier sweep listed
+    there is removed first. Returns ``{(run, "figure-NN.png"): ("gallery/figure-NN-<run>.png",
+    every axes shared)}`` for the figures redrawn (the others are shown from their runs' PNGs)."""
+    from privlib.book import plotting
+
+    folder = out / GALLERY_DIR
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        return {}  # not a folder this sweep made: the figures are shown from the runs' PNGs
+    with runs._writing(f"clearing {folder}"):
+        _clear_gallery(folder)
+    groups: dict[str, list[tuple[str, Any]]] = {}
+    for r in records:
+        if r["status"] not in {"done", "skipped"}:
+            continue
+        run_dir = Path(r["folder"])
+        for f in runs.read_figures(run_dir):
+            kept = _kept_pickle(run_dir, f["file"])
+            fig = _load_figure(kept) if kept is not None else None
+            if fig is not None:
+                groups.setdefault(f["file"], []).append((run_dir.name, fig))
+    if not groups:
+        return {}
+    import matplotlib.pyplot as plt
+
+    written: dict[tuple[str, str], str] = {}
+    listing: dict[str, Any] = {"files": [], "figures": {}}
+    created = runs._mkdirs(folder)
+    try:
+        for png, members in sorted(groups.items()):
+            limits = _share_y([fig for _, fig in members])
+            listing["figures"][png] = {run: [list(lim) if lim else None for lim in lims]
+                                       for (run, _), lims in zip(members, limits)}
+            for (run, fig), lims in zip(members, limits):
+                name = f"figure-{png.removeprefix('figure-').removesuffix('.png')}-{run}.png"
+                if not _REDRAWN.fullmatch(name):
+                    continue
+                tmp = folder / f".{name}.tmp"
+                try:
+                    with runs._writing(f"writing {folder / name}"):
+                        plotting._render(fig, tmp, format="png", dpi=GALLERY_WIDTH_PX / fig.get_figwidth())
+                        os.replace(tmp, folder / name)
+                except BaseException:
+                    with contextlib.suppress(OSError):
+                        tmp.unlink()
+                    raise
+                listing["files"].append(name)
+                written[(run, png)] = (f"{GALLERY_DIR}/{name}", all(
+                    lim is not None for lim, ax in zip(lims, fig.axes) if not getattr(ax, "_colorbar", None)))
+        _write_atomic(folder / GALLERY_LIST, json.dumps(listing, indent=2) + "\n")
+    except BaseException:  # list what was written (the next sweep removes it), or remove the new folder
+        with contextlib.suppress(OSError):
+            if listing["files"]:
+                _write_atomic(folder / GALLERY_LIST, json.dumps({"files": listing["files"]}, indent=2) + "\n")
+            else:
+                runs._rmdirs(created)
+        raise
+    finally:
+        for members in groups.values():
+            for _, fig in members:
+                plt.close(fig)
+    return written
+
+
 def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], names: list[str]) -> Path:
     """``gallery.html``: one row per run, its parameters and claim statuses beside its figures,
     each labelled with its number and its chapter's caption (relative links, readable offline).
     A run's name links to its page (``run.html``: the executed chapter, figures with captions and
     its claims), or to its notebook for a run folder written before run pages existed.
 
-    The figures keep the y axis each run drew: they are PNG images drawn by each run's notebook,
-    whose axis limits follow that run's parameters, so the page says so above the table (and
-    gives every figure its run's parameters next to it) rather than pretending the axes agree."""
+    Figures with the same number share their y-axes across runs: each is redrawn from the figure
+    its run kept (``write_shared_figures``) and links to the run's own PNG. A figure that could
+    not be redrawn (a run written before figures were kept, a figure that could not be pickled, axes
+    that differ between runs) is its run's PNG with the axes that run drew, and the page says so."""
+    shared = write_shared_figures(out, records)
+    unshared = False
     rows = []
     for r in records:
         params = "<br>".join(f"{html.escape(n)} = {html.escape(str(r['parameters'].get(n)))}" for n in names)
@@ -365,11 +532,18 @@ def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], name
             cell = f"<span class='failed'>{html.escape(r['status'])}: {html.escape(r.get('error', ''))}</span>"
         else:
             figs = [f for f in runs.read_figures(folder) if (folder / f["file"]).is_file()]
-            cell = "".join(
-                f"<figure><a href='{base}/{html.escape(f['file'])}'><img src='{base}/{html.escape(f['file'])}' "
-                f"alt='{html.escape(f['alt'])} (run {html.escape(folder.name)})'></a>"
-                f"<figcaption><b>Figure {html.escape(f['number'])}.</b> {html.escape(_short(runs.plain_tex(f['caption'])))}</figcaption></figure>"
-                for f in figs) or "(no figures)"
+            parts = []
+            for f in figs:
+                redrawn = shared.get((folder.name, f["file"]), ("", False))[0]
+                own = _axes_own(shared, (folder.name, f["file"]))
+                unshared = unshared or bool(own)
+                src = html.escape(redrawn) if redrawn else f"{base}/{html.escape(f['file'])}"
+                parts.append(
+                    f"<figure><a href='{base}/{html.escape(f['file'])}'><img src='{src}' "
+                    f"alt='{html.escape(f['alt'])} (run {html.escape(folder.name)})'></a>"
+                    f"<figcaption><b>Figure {html.escape(f['number'])}.</b> "
+                    f"{html.escape(_short(runs.plain_tex(f['caption'])))}{own}</figcaption></figure>")
+            cell = "".join(parts) or "(no figures)"
         claims = ""
         if "claims_summary" in r:
             css = " class='failed'" if r.get("failed_claims") else ""
@@ -389,12 +563,34 @@ def write_gallery(out: Path, notebook: Path, records: list[dict[str, Any]], name
             f"<p>{len(records)} runs. Parameters varied: {html.escape(', '.join(names))}. "
             f"Claims: {html.escape(claims_line(records))}.</p>"
             "<p>Each run's name opens its page: the executed chapter with its figures, captions and claims. "
-            "Figures are numbered as in that page. Each figure keeps the axes its run drew (the notebook chooses "
-            "them from the run's parameters): read the tick labels before comparing heights across runs.</p>"
+            f"Figures are numbered as in that page. {_axes_sentence(bool(shared), unshared)}</p>"
             f"<table>{''.join(rows)}</table></body></html>\n")
     path = out / "gallery.html"
     _write_atomic(path, page)
     return path
+
+
+_OWN_AXES = ("Each figure keeps the axes its run drew (the notebook chooses them from the run's parameters): "
+             "read the tick labels before comparing heights across runs.")
+
+
+def _axes_own(shared: dict[tuple[str, str], tuple[str, bool]], key: tuple[str, str]) -> str:
+    """The note a figure's caption gets when the page shares y-axes but this figure keeps its
+    run's (not redrawn, or redrawn with axes that could not be shared)."""
+    if not shared or shared.get(key, ("", False))[1]:
+        return ""
+    return " (own y-axes)"
+
+
+def _axes_sentence(any_shared: bool, any_own: bool) -> str:
+    if not any_shared:
+        return _OWN_AXES
+    sentence = ("Figures with the same number share their y-axes across runs (each axes' range is the union of "
+                "the runs' ranges), so heights compare directly; a figure opens its run's own image.")
+    if any_own:
+        sentence += (" Figures marked “own y-axes” could not be redrawn and keep the axes their run drew: "
+                     "read their tick labels before comparing heights.")
+    return sentence
 
 
 def _short(caption: str, limit: int = 160) -> str:

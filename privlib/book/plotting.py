@@ -18,8 +18,12 @@ title and axis labels) in the output's metadata, which the book turns into the i
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import math
+import os
+import pickle
 from pathlib import Path
 
 import matplotlib as mpl
@@ -190,12 +194,17 @@ def _render(fig: Figure, target, **kwargs) -> None:
     (without rendering) only to run the layout, and a tight bounding box would add a measuring
     pass; the constrained layout already keeps labels, legends and titles inside the figure, so
     the figure is written as sized. Figures without constrained layout keep the tight box (their
-    margins are unknown)."""
+    margins are unknown).
+
+    In a kernel whose environment sets ``PRIVBOOK_FIGURE_PICKLES`` (a folder; a batch run sets it),
+    a figure displayed as PNG is also pickled there, named by the SHA-256 of that PNG, so a sweep's
+    gallery can redraw it on axes shared across runs; a figure that cannot be pickled is skipped."""
     _finish(fig)
     engine = fig.get_layout_engine()
     if not isinstance(engine, ConstrainedLayoutEngine):
         with mpl.rc_context({"savefig.bbox": "tight"}):
             fig.savefig(target, **kwargs)
+        _keep_for_gallery(fig, target, kwargs)
         return
     dpi = kwargs.get("dpi", mpl.rcParams["savefig.dpi"])
     original = fig.dpi
@@ -208,6 +217,23 @@ def _render(fig: Figure, target, **kwargs) -> None:
     finally:
         fig.set_layout_engine(engine)
         fig.dpi = original
+    _keep_for_gallery(fig, target, kwargs)
+
+
+def _keep_for_gallery(fig: Figure, target, kwargs: dict) -> None:
+    """Pickle a figure just rendered as PNG into memory into ``$PRIVBOOK_FIGURE_PICKLES``
+    (the part of ``_render`` a batch run uses; nothing happens when the variable is unset)."""
+    folder = os.environ.get("PRIVBOOK_FIGURE_PICKLES")
+    if not folder or kwargs.get("format") != "png" or not isinstance(target, io.BytesIO):
+        return
+    path = Path(folder) / f"{hashlib.sha256(target.getvalue()).hexdigest()}.pickle"
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(pickle.dumps(fig, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+    except Exception:  # noqa: BLE001 - a figure that cannot be kept is shown from its PNG
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def _png_with_alt(fig: Figure) -> tuple[bytes, dict[str, str]]:
