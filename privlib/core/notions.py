@@ -823,21 +823,9 @@ def dp_delta(channel: FiniteChannel | CountChannel, epsilon: ArrayLike) -> NDArr
         chunk = max(1, 10**6 // max(p.size, 1))
         for start in range(0, flat.size, chunk):
             e = flat[start:start + chunk]
-            part = _hockey_rows_many(p, q, e).reshape(e.size, -1).max(axis=1)
+            part = profiles._hockey_rows_many(p, q, e).reshape(e.size, -1).max(axis=1)
             np.maximum(out[start:start + chunk], part, out=out[start:start + chunk])
     return np.clip(out, 0.0, 1.0).reshape(eps.shape)
-
-
-def _hockey_rows_many(p: NDArray[np.float64], q: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``profiles.hockey_stick_rows(p, q, e)`` for every ``e`` of the 1-D ``eps`` (leading axis),
-    term by term the same arithmetic: ``sum_y (p - e^eps q)_+``, a difference within the rounding
-    of ``e^eps q`` counting as no mass (at ``eps = 0``, every positive difference)."""
-    e = eps.reshape((-1,) + (1,) * p.ndim)
-    with np.errstate(over="ignore", invalid="ignore"):
-        scaled = np.where(q > 0.0, np.exp(e) * q, 0.0)        # no inf * 0 where q has no mass
-    diff = p - scaled
-    floor = np.where(e == 0.0, 0.0, 64 * np.finfo(float).eps * p)
-    return np.where(diff > floor, diff, 0.0).sum(axis=-1)
 
 
 def tv_level(channel: FiniteChannel | CountChannel) -> float:

@@ -65,16 +65,22 @@ def log_privacy_loss(log_p: ArrayLike, log_q: ArrayLike) -> NDArray[np.float64]:
     return log_ratio(lp, lq)
 
 
-def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
-    if eps == 0.0:  # p - q is correctly rounded: every positive difference is mass
-        diff = p - q
-        return np.where(diff > 0.0, diff, 0.0).sum(axis=-1)
-    scaled = np.zeros_like(q)
-    with np.errstate(over="ignore"):
-        np.multiply(np.exp(eps), q, out=scaled, where=q > 0.0)  # no inf * 0 where q has no mass
+def _hockey_rows_many(p: NDArray[np.float64], q: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``sum_y (p - e^eps q)_+`` along the last axis for every ``e`` of the 1-D ``eps`` (a leading
+    axis of the result); a difference within the rounding of ``e^eps q`` (as where
+    ``p = e^eps q`` exactly) counts as no mass, and at ``eps = 0`` (``p - q`` correctly rounded)
+    every positive difference does."""
+    e = eps.reshape((-1,) + (1,) * p.ndim)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = np.where(q > 0.0, np.exp(e) * q, 0.0)        # no inf * 0 where q has no mass
     diff = p - scaled
-    # a difference within the rounding of e^eps q (as where p = e^eps q exactly) is no mass
-    return np.where(diff > 64 * np.finfo(float).eps * p, diff, 0.0).sum(axis=-1)
+    floor = np.where(e == 0.0, 0.0, 64 * np.finfo(float).eps * p)
+    return np.where(diff > floor, diff, 0.0).sum(axis=-1)
+
+
+def _hockey_rows(p: NDArray[np.float64], q: NDArray[np.float64], eps: float) -> NDArray[np.float64]:
+    """``_hockey_rows_many`` at one epsilon."""
+    return _hockey_rows_many(p, q, np.array([eps], dtype=float))[0]
 
 
 def hockey_stick_rows(p: ArrayLike, q: ArrayLike, epsilon: float) -> NDArray[np.float64]:
