@@ -128,7 +128,7 @@ def test_exchangeable_inferential_privacy_at_huge_epsilon(eps):
 
 
 @pytest.mark.parametrize("beta", [0.3, 200.0, 1e5, 1e300, 5e307])
-@pytest.mark.parametrize("degree", [1.0, 1.5, 3.0])
+@pytest.mark.parametrize("degree", [1.0, 2.0, 3.0])
 def test_ising_influence_at_huge_beta(beta, degree):
     B, D = mp.mpf(beta), mp.mpf(degree)
     exact = (mp.log(1 + mp.exp(2 * B * D)) - mp.log(1 + mp.exp(2 * B * (D - 2)))) / 2
