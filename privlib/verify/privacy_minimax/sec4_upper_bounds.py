@@ -338,8 +338,22 @@ def table1_rate_function(r: float = 1.0, delta: float = 1e-6) -> Evidence:
                 ratios.append(mm.lower_bound(bound_of, n, d, level, delta, r, k) / rate)
     ratios = np.concatenate(ratios)
     lo, hi = _RATE_RATIO
+    # where m / (n alpha) >= 1 the privacy term is capped at r^2 (the trivial risk of the centre):
+    # the rate is r^2 / n + r^2, here at n = 10^2, d = 64, alpha = 0.02 (m / (n alpha) = 32, or
+    # log(1/delta) / 2 >= 3.4 under approximate DP for delta <= 1e-3), in exact rational arithmetic
+    sat_n, sat_d, sat_alpha = 100, 64, 0.02
+    capped = np.array([mm.minimax_rate(p, float(sat_n), sat_d, sat_alpha, delta, r, k)
+                       for p in ("dp", "smooth_dp", "approx_dp") for k in (2.0, 4.0, np.inf)]).ravel()
+    exact = float(Fraction(r) ** 2 / sat_n + Fraction(r) ** 2)
     return all_of(at_most(lo, ratios.min(), atol=0.0, detail="smallest ratio of the explicit bound to the rate"),
-                  at_most(ratios.max(), hi, atol=0.0, detail="largest ratio of the explicit bound to the rate"))
+                  at_most(ratios.max(), hi, atol=0.0, detail="largest ratio of the explicit bound to the rate"),
+                  close(capped, np.full(capped.shape, exact), rtol=1e-14,
+                        detail="rate where m / (n alpha) >= 1: r^2 / n + r^2 (privacy term capped at r^2)"))
+
+
+@table1_rate_function.mutant("minimax.minimax_rate", "privacy term capped at 2 r^2 instead of r^2")
+def _(minimax_rate):
+    return edit("np.minimum(1.0, (m / (n_ * a_)) ** a)", "np.minimum(2.0, (m / (n_ * a_)) ** a)")(minimax_rate)
 
 
 @table1_rate_function.mutant("minimax.minimax_rate", "exponent (k-1)/k instead of 2(k-1)/k")
