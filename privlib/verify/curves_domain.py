@@ -119,14 +119,14 @@ epsilon_for_delta.mutant("profiles.epsilon_for_delta", "root tolerance 1e-6 in p
 
 
 @claim("curves/gaussian-epsilon", item="Inverse of the Gaussian privacy curve",
-       statement="The inverse of the Gaussian curve is exact for deltas from 1e-300 to 0.9, at the given mu "
-                 "and at mu = 6: 0 when $\\delta \\ge \\delta(0)$, and the root however far above "
+       statement="The inverse of the Gaussian curve is exact for deltas from 1e-300 to 0.9, at the given mu, "
+                 "at mu = 6 and at mu = 2e4 (epsilon about 2e8): 0 when $\\delta \\ge \\delta(0)$, and the root however far above "
                  "$\\max(1, \\mu)$ it lies.",
        method="the definition checked on both sides with the curve in 60-digit arithmetic (mpmath): "
               "at most delta within the root's tolerance above the returned epsilon, above delta a relative 1e-9 below it")
 def gaussian_epsilon(mu: float = 0.3) -> Evidence:
     checks = []
-    for m in (float(mu), 6.0):
+    for m in (float(mu), 6.0, 2e4):  # mu >= 1e4: the form eps = mu (mu / 2 + z)
         deltas = np.array([1e-300, 1e-40, 1e-6, 0.05, 0.2, 0.9])
         eps = profiles.gaussian_epsilon(deltas, m)
         for d, e in zip(deltas, eps):

@@ -16,6 +16,7 @@ from privlib.verify.inferential_limits._routes import (
     _rr_product,
     _scaled_diameter,
 )
+from privlib.verify.source_mutants import edit
 
 
 @claim("000/thm-6-4", item="Theorem 6.4",
@@ -121,7 +122,7 @@ def remark_6_6(sigma: float = 1.0, epsilon: float = 1.0) -> Evidence:
 
 @claim("000/ex-6-7", item="Example 6.7 (Figure 4)",
        statement="For a Laplace-privatised clamped Poisson count with a Gamma(3, 1) prior (one record, $d = 1$) every posterior stays within $e^{\\pm \\varepsilon}$ of the prior; privlib's prior predictive $m(t)$, posterior, posterior mean and range of the posterior/prior ratio are exact (at $\\varepsilon = 1$ also against the reproduction spec's $m(2)$ and $\\pi(3 \\mid t = 2)$).",
-       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature, the ratio's range against its extremes on the $\\theta$ grid",
+       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature (the mean also at $t = -10^{300}, 10^{17}, 10^{300}$, where the posterior is the one at $t = -30$, resp. $40$, both outside the clamp; and with the clamp $[2, 6]$ at $t = -5, 3, 12$, with $m(t)$ too); $m(2)$ at $\\varepsilon = 10^4$ against the mass of $x = 2$ times $\\varepsilon/12$, the ratio's range against its extremes on the $\\theta$ grid",
        checks=("intervals.clamped_count_posterior",))
 def ex_6_7(epsilon: float = 1.0) -> Evidence:
     theta = np.linspace(1e-9, 60.0, 24001)
@@ -143,6 +144,20 @@ def ex_6_7(epsilon: float = 1.0) -> Evidence:
         post_ours += list(intervals.clamped_count_posterior(theta[::400], t, epsilon=epsilon))
         ratio = lik[inside] / z
         rng_q += [ratio.min(), ratio.max()]
+    # a clamp from below too (low = 2, high = 6): the lowest clamped value collects x = 0, 1, 2
+    low_values = np.arange(2, 7)
+    low_pois = stats.poisson.pmf(low_values[:, None], theta[None, :])
+    low_pois[0], low_pois[-1] = stats.poisson.cdf(2, theta), stats.poisson.sf(5, theta)
+    low_releases = np.array([-5.0, 3.0, 12.0])
+    low_mean_q, low_z = [], []
+    for t in low_releases:
+        unnorm = prior * (stats.laplace(scale=4.0 / epsilon).pdf(t - low_values) @ low_pois)
+        low_z.append(integrate.simpson(unnorm, x=theta))
+        low_mean_q.append(integrate.simpson(theta * unnorm, x=theta) / low_z[-1])
+    # at eps = 10^4 (Laplace scale 6e-4) m(2) is the mass of x = 2 times the Laplace density at 0,
+    # NB(2; 3, 1/2) eps / 12, the other clamped values adding less than e^-1600 of it
+    sharp = float(intervals.clamped_count_predictive(2.0, epsilon=1e4))
+    sharp_ref = float(stats.nbinom.pmf(2, 3.0, 0.5)) * 1e4 / 12.0
     m_all = list(intervals.clamped_count_predictive(releases, epsilon=epsilon))
     mean_ours = list(intervals.clamped_count_posterior_mean(releases, epsilon=epsilon))
     lo, hi = intervals.clamped_count_ratio_range(releases, epsilon=epsilon)
@@ -150,6 +165,16 @@ def ex_6_7(epsilon: float = 1.0) -> Evidence:
     return all_of(close(m_all, z_all, rtol=1e-9, detail="m(t) against Simpson's normaliser"),
                   close(post_ours, post_q, rtol=1e-8, atol=1e-12, detail="posterior densities against the normalised quadrature posterior"),
                   close(mean_ours, mean_q, rtol=1e-8, detail="posterior means against Simpson's rule"),
+                  close(intervals.clamped_count_posterior_mean(low_releases, epsilon=epsilon, low=2, high=6), low_mean_q,
+                        rtol=1e-8, detail="posterior means with the clamp [2, 6] against Simpson's rule"),
+                  close(intervals.clamped_count_predictive(low_releases, epsilon=epsilon, low=2, high=6), low_z,
+                        rtol=1e-9, detail="m(t) with the clamp [2, 6] against Simpson's normaliser"),
+                  close(sharp, sharp_ref, rtol=1e-13, detail="m(2) at eps = 1e4: the mass of x = 2 times eps / 12"),
+                  # beyond [low, high] = [0, 6] the Laplace likelihood's dependence on t is a common
+                  # factor, so the posterior at t = -1e300, 1e17, 1e300 is the one at t = -30, 40
+                  close(intervals.clamped_count_posterior_mean(np.array([-1e300, 1e17, 1e300]), epsilon=epsilon),
+                        [mean_q[0], mean_q[-1], mean_q[-1]], rtol=1e-8,
+                        detail="posterior means far outside the clamp against Simpson's rule at t = -30, 40"),
                   close(rng_ours, rng_q, rtol=1e-6, detail="range of the posterior/prior ratio against the theta grid"),
                   at_most(np.r_[hi, 1.0 / lo], np.exp(epsilon), atol=0.0, detail="the ratio within e^{+-eps d}, d = 1"),
                   *([close([float(intervals.clamped_count_predictive(2.0, epsilon=epsilon)),
@@ -168,6 +193,21 @@ def _(function):
         m = (w[:, None] * lap.pdf(np.atleast_1d(t)[None, :] - values[:, None])).sum(axis=0).reshape(np.shape(t))
         return np.log(m) if log else m
     return wrong
+
+
+@ex_6_7.mutant("intervals.clamped_count_posterior_mean", "Laplace weights at t itself above the clamp (not at high)")
+def _(function):
+    return edit("near = np.clip(t.reshape(-1, 1), low, high)", "near = np.clip(t.reshape(-1, 1), low, None)")(function)
+
+
+@ex_6_7.mutant("intervals.clamped_count_posterior_mean", "lowest clamped value: x = 0 .. low - 2 only, not 0 .. low")
+def _(function):
+    return edit("below = np.arange(0, low + 1)", "below = np.arange(0, low - 1)")(function)
+
+
+@ex_6_7.mutant("intervals.clamped_count_predictive", "Laplace centres 0 .. high - low, not the clamped values low .. high")
+def _(function):
+    return edit("centres=values.astype(float), log=log)", "centres=None, log=log)")(function)
 
 
 @ex_6_7.mutant("intervals.clamped_count_posterior_mean", "posterior Gamma rate 'rate' in place of 'rate + 1'")

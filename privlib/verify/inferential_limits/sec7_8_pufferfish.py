@@ -12,6 +12,7 @@ from privlib.papers import pufferfish
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 from privlib.verify.inferential_limits._routes import _events_d_mult, _lp_power
+from privlib.verify.source_mutants import edit
 
 
 @reference
@@ -142,7 +143,7 @@ def _fraction_channel(rng: np.random.Generator, rows: int, cols: int) -> list[li
 
 @claim("000/thm-8-5", item="Theorem 8.5 and eq. (17)",
        statement="An attacker's posterior odds of two secrets given the output, divided by the prior odds, is the likelihood ratio (17); and $\\varepsilon$-Pufferfish($\\{\\theta\\}$, all pairs of cells of a partition) holds exactly when $d_R(\\pi_\\theta, \\pi_\\theta(\\cdot \\mid t)) \\le \\varepsilon$ for every output (19).",
-       method="exact rational arithmetic (fractions): random rational mechanisms and priors on {0,1}^3, the posterior of every cell by Bayes' rule on the joint table, d_R as the largest odds ratio over pairs of cells; for the level sets of record 1, a random 3-cell partition and the singletons")
+       method="exact rational arithmetic (fractions): random rational mechanisms and priors on {0,1}^3, the posterior of every cell by Bayes' rule on the joint table, d_R as the largest odds ratio over pairs of cells (and 0 at an added output of probability 0); for the level sets of record 1, a random 3-cell partition and the singletons")
 def thm_8_5(seed: int = 7, trials: int = 4) -> Evidence:
     rng = np.random.default_rng(seed)
     data = np.array(list(itertools.product([0, 1], repeat=3)))
@@ -164,6 +165,11 @@ def thm_8_5(seed: int = 7, trials: int = 4) -> Evidence:
             dr = pufferfish.secret_posterior_dR(P, prior, labels)
             observed += list(dr)
             reference += [float(np.log(float(r))) for r in exact_dr]
+            # a fifth output no dataset produces (probability 0): no constraint, d_R = 0 there,
+            # and the other outputs' values unchanged
+            dr_null = pufferfish.secret_posterior_dR(np.c_[P, np.zeros(8)], prior, labels)
+            observed += list(dr_null)
+            reference += [float(np.log(float(r))) for r in exact_dr] + [0.0]
             # (19) for every t <=> Pufferfish for all pairs of cells: the smallest epsilons agree
             pairs = [(labels == k, labels == j) for k, j in itertools.combinations(cells, 2)]
             observed.append(pufferfish.pufferfish_loss(P, prior, pairs))
@@ -178,6 +184,11 @@ def thm_8_5(seed: int = 7, trials: int = 4) -> Evidence:
             reference.append(float(np.log(float(like_i / like_j))))
     return close(observed, reference, rtol=1e-10, atol=1e-12,
                  detail="d_R of prior and posterior per output, the Pufferfish loss against its largest value, and the log odds ratio (17)")
+
+
+@thm_8_5.mutant("pufferfish.secret_posterior_dR", "outputs of probability 0 given d_R = 1, not 0")
+def _(f):
+    return edit("return np.where(possible, d, 0.0)", "return np.where(possible, d, 1.0)")(f)
 
 
 @thm_8_5.mutant("pufferfish.secret_posterior_dR", "ess sup of the log ratio only (the ess inf dropped)")

@@ -215,30 +215,33 @@ def _(pml):
                  r"releasing it: with all $n$ entries equal (or equal with probability $\rho$) and "
                  r"$Y = \sum_i X_i + \mathrm{Lap}(1/\varepsilon)$, $\sup_y \ell(X_1 \to y) \to -\log \min(\theta, 1-\theta)$.",
        method="privlib's tail formula against the supremum over a fine output grid of the PML computed by direct "
-              "summation of the mixture densities (binomial weights from scipy) at n = 20, rho in {0.1, 1} and both "
+              "summation of the mixture densities (binomial weights from scipy) at n = 20 and at n = 3, eps = 0.02 (log M_1/M_0 near 0), rho in {0.1, 1} and both "
               "theta and 1 - theta, so that each tail is the maximiser once (the upper one for theta < 1/2, the "
               "lower one for theta > 1/2: checked on the grid); the limit, for both theta: within 1e-9 of the "
               "ceiling at n = 4000, and never above it, for n up to 4000")
 def thm_10(n: int = 20, theta: float = 0.3, epsilon: float = 0.1) -> Evidence:
-    lap = mechanisms.LaplaceMechanism(epsilon)
-    y = np.linspace(-80.0, n + 80.0, 40001)
     closed, grid, sides = [], [], []
-    k = np.arange(n)
     thetas = sorted({theta, 1.0 - theta})
-    for th in thetas:
-        log_w = stats.binom.logpmf(k, n - 1, th)
-        for rho in (0.1, 1.0):
-            dens = []
-            for z in (0, 1):
-                iid = np.logaddexp.reduce(log_w[:, None] + lap.logpdf(y[None, :], (k + z)[:, None].astype(float)), axis=0)
-                together = lap.logpdf(y, float(n * z))
-                dens.append(np.logaddexp(np.log(rho) + together, np.log1p(-rho) + iid) if rho < 1 else together)
-            leak = np.maximum(dens[0], dens[1]) - np.logaddexp(np.log(th) + dens[1], np.log1p(-th) + dens[0])
-            grid.append(float(leak.max()))
-            upper, lower = float(leak[y > n].max()), float(leak[y < 0].max())
-            if th != 0.5:
-                sides.append((upper > lower) == (th < 0.5))
-            closed.append(float(leakage.correlated_count_pml_sup(n, th, epsilon, rho)))
+    # the given instance, and n = 3, eps = 0.02, where log M_1 / M_0 is below 0.1 in both tails
+    # (the branch that forms it by log1p of the scaled difference)
+    for size, eps_grid in ((n, epsilon), (3, 0.02)):
+        lap = mechanisms.LaplaceMechanism(eps_grid)
+        y = np.linspace(-80.0, size + 80.0, 40001)
+        k = np.arange(size)
+        for th in thetas:
+            log_w = stats.binom.logpmf(k, size - 1, th)
+            for rho in (0.1, 1.0):
+                dens = []
+                for z in (0, 1):
+                    iid = np.logaddexp.reduce(log_w[:, None] + lap.logpdf(y[None, :], (k + z)[:, None].astype(float)), axis=0)
+                    together = lap.logpdf(y, float(size * z))
+                    dens.append(np.logaddexp(np.log(rho) + together, np.log1p(-rho) + iid) if rho < 1 else together)
+                leak = np.maximum(dens[0], dens[1]) - np.logaddexp(np.log(th) + dens[1], np.log1p(-th) + dens[0])
+                grid.append(float(leak.max()))
+                upper, lower = float(leak[y > size].max()), float(leak[y < 0].max())
+                if th != 0.5 and size == n:
+                    sides.append((upper > lower) == (th < 0.5))
+                closed.append(float(leakage.correlated_count_pml_sup(size, th, eps_grid, rho)))
     sizes = np.array([10, 100, 1000, 4000])
     limit, ceiling, reached, ceiling_reached = [], [], [], []
     for th in thetas:
@@ -249,12 +252,17 @@ def thm_10(n: int = 20, theta: float = 0.3, epsilon: float = 0.1) -> Evidence:
         reached.append(values.reshape(4, -1)[:, -1])
         ceiling_reached.append(ceiling[-1][:4])
     return all_of(
-        close(closed, grid, atol=1e-9, rtol=0.0, detail="sup over outputs vs a fine grid (n = 20, theta and 1 - theta)"),
+        close(closed, grid, atol=1e-9, rtol=0.0, detail="sup over outputs vs a fine grid (n and eps given, and n = 3, eps = 0.02; theta and 1 - theta)"),
         holds(all(sides), detail="the maximising tail: upper for theta < 1/2, lower for theta > 1/2 (grid)"),
         at_most(np.concatenate(limit), np.concatenate(ceiling), atol=1e-12,
                 detail="never above -log min(theta, 1 - theta)"),
         close(np.concatenate(reached), np.concatenate(ceiling_reached), atol=1e-9, rtol=0.0,
               detail="reaches it at n = 4000 (both theta)"))
+
+
+@thm_10.mutant("leakage.correlated_count_pml_sup", "near-zero branch: the weight rho a^-(n-2), not rho a^-(n-1)")
+def _(f):
+    return edit("w = np.exp(log_r - (n_arr - 1) * log_a)", "w = np.exp(log_r - (n_arr - 2) * log_a)")(f)
 
 
 @thm_10.mutant("leakage.correlated_count_pml_sup", "the upper tail only (the lower tail's supremum dropped)")

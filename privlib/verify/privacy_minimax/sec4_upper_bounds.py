@@ -140,7 +140,7 @@ def _(noise_coefficient):
 
 @claim("002/prop6-risk", item="Proposition 6 and (31)",
        statement="The exact squared error of estimator (20) on the least favourable two-point laws stays below bound (31), $r^2/n + C_k r^2 c_W^{(k-1)/k}$ at the optimal truncation, $C_k = k (k-1)^{-(k-1)/k}$ (constants ours); for $k = \\infty$ ($\\|X\\| \\le r$, $T = r$) the bound $r^2/n + c_W r^2$ is attained by $\\pm r e_1$ with probability 1/2.",
-       method="the reference risk from its own formula, with the noise coefficient $c_W$ recomputed from each mechanism's calibration and the projected mean's sensitivities measured on two extreme samples (not privlib's noise_coefficient): Monte Carlo of the estimator on full samples (2000 replicates per case, 9 cases: KL, Gaussian, Laplace at $k = 2, 4, \\infty$) against it, within the z-score whose two-sided normal tail over all cases is $10^{-6}$ (5.3 standard errors); privlib's exact worst two-point risk against it at privlib's least favourable $p$ (rtol 1e-12); privlib's (31) at its optimal truncation against the closed form with the recomputed $c_W$; the exact worst case below (31) for finite $k$, and equal to it at $k = \\infty$",
+       method="the reference risk from its own formula, with the noise coefficient $c_W$ recomputed from each mechanism's calibration and the projected mean's sensitivities measured on two extreme samples (not privlib's noise_coefficient): Monte Carlo of the estimator on full samples (2000 replicates per case, 9 cases: KL, Gaussian, Laplace at $k = 2, 4, \\infty$) against it, within the z-score whose two-sided normal tail over all cases is $10^{-6}$ (5.3 standard errors); privlib's exact worst two-point risk against it at privlib's least favourable $p$ (rtol 1e-12); privlib's (31) at its optimal truncation against the closed form with the recomputed $c_W$; privlib's $c_W$ at $n = 10^{200}$, $d = 10^{250}$ (where the squares leave the doubles) against exact rationals; the exact worst case below (31) for finite $k$, and equal to it at $k = \\infty$",
        checks=("minimax.worst_two_point_risk", "minimax.risk_bound_31", "minimax.optimal_truncation", "minimax.private_mean",
                "minimax.noise_coefficient"))
 def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
@@ -177,13 +177,28 @@ def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
                 lhs.append(risk)
                 rhs.append(bound)
                 closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c_ref ** ((k - 1) / k))
+    # c_W where n^2 and d^2 leave the doubles (n = 10^200, d = 10^250, alpha = 1/2: the direct
+    # forms give 0 or nan, the ratios taken first do not), against exact rational arithmetic
+    big_n, big_d, half = Fraction(10) ** 200, Fraction(10) ** 250, Fraction(1, 2)
+    extreme = [float(mm.noise_coefficient(mech, 1e200, 1e250, 0.5, delta)) for mech in ("kl", "gauss", "laplace")]
+    extreme_exact = [float(2 * big_d / (big_n ** 2 * half)),
+                     float(8 * big_d / (big_n ** 2 * half ** 2)) * math.log(1.25 / delta),
+                     float(8 * big_d ** 2 / (big_n ** 2 * half ** 2))]
     return all_of(at_most(z_obs, _z_max(len(z_obs)), atol=0.0,
                           detail="z-scores of the Monte Carlo mean against the reference risk"),
+                  close(extreme, extreme_exact, rtol=1e-14,
+                        detail="c_W at n = 1e200, d = 1e250 (squares out of range) against exact rationals"),
                   close(ours, exact, rtol=1e-12, detail="privlib's worst two-point risk against the reference risk"),
                   close(rhs, closed_form, rtol=1e-12, detail="(31) at the optimal truncation is r^2/n + C_k r^2 c_W^((k-1)/k)"),
                   at_most(lhs, rhs, detail="exact worst two-point risk below bound (31), k = 2, 4"),
                   close(np.r_[inf_risk, inf_bound], np.r_[inf_ref, inf_ref], rtol=1e-12,
                         detail="k = inf: the worst risk and (31) at T = r both equal r^2/n + c_W r^2 (attained)"))
+
+
+@prop6_risk.mutant("minimax.noise_coefficient", "Gaussian, squares out of range: d / n read as n / d")
+def _(noise_coefficient):
+    return edit("stable = 8.0 * np.log(1.25 / dl) * (d_ / n_) / n_ / a_ ** 2",
+                "stable = 8.0 * np.log(1.25 / dl) / (d_ / n_) / n_ / a_ ** 2")(noise_coefficient)
 
 
 @prop6_risk.mutant("minimax.noise_coefficient", "Laplace calibrated by the l2 sensitivity (d in place of d^2)")
@@ -338,8 +353,22 @@ def table1_rate_function(r: float = 1.0, delta: float = 1e-6) -> Evidence:
                 ratios.append(mm.lower_bound(bound_of, n, d, level, delta, r, k) / rate)
     ratios = np.concatenate(ratios)
     lo, hi = _RATE_RATIO
+    # where m / (n alpha) >= 1 the privacy term is capped at r^2 (the trivial risk of the centre):
+    # the rate is r^2 / n + r^2, here at n = 10^2, d = 64, alpha = 0.02 (m / (n alpha) = 32, or
+    # log(1/delta) / 2 >= 3.4 under approximate DP for delta <= 1e-3), in exact rational arithmetic
+    sat_n, sat_d, sat_alpha = 100, 64, 0.02
+    capped = np.array([mm.minimax_rate(p, float(sat_n), sat_d, sat_alpha, delta, r, k)
+                       for p in ("dp", "smooth_dp", "approx_dp") for k in (2.0, 4.0, np.inf)]).ravel()
+    exact = float(Fraction(r) ** 2 / sat_n + Fraction(r) ** 2)
     return all_of(at_most(lo, ratios.min(), atol=0.0, detail="smallest ratio of the explicit bound to the rate"),
-                  at_most(ratios.max(), hi, atol=0.0, detail="largest ratio of the explicit bound to the rate"))
+                  at_most(ratios.max(), hi, atol=0.0, detail="largest ratio of the explicit bound to the rate"),
+                  close(capped, np.full(capped.shape, exact), rtol=1e-14,
+                        detail="rate where m / (n alpha) >= 1: r^2 / n + r^2 (privacy term capped at r^2)"))
+
+
+@table1_rate_function.mutant("minimax.minimax_rate", "privacy term capped at 2 r^2 instead of r^2")
+def _(minimax_rate):
+    return edit("np.minimum(1.0, (m / (n_ * a_)) ** a)", "np.minimum(2.0, (m / (n_ * a_)) ** a)")(minimax_rate)
 
 
 @table1_rate_function.mutant("minimax.minimax_rate", "exponent (k-1)/k instead of 2(k-1)/k")
