@@ -197,6 +197,7 @@ def test_coverage_table_lists_every_claim_and_refuses_unknown_ones():
              ("supremum", "curves/hockey-stick-supremum"), ("tail", "curves/gaussian-dominates-laplace-tail"),
              ("null atoms and inverses", ["curves/hockey-stick-null-atoms", "curves/epsilon-for-delta",
                                           "curves/gaussian-epsilon"]),
+             ("discrete mechanisms", "curves/discrete-mechanism-masses"),
              ("Remark 1", ("not checked", "qualitative"))]
     text = str(claims.coverage("curves", items))
     assert "| Remark 1 | not checked | - | qualitative |" in text and 'href="#claim-curves-laplace-closed-form"' in text
