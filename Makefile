@@ -69,13 +69,14 @@ mutation-sample: $(STAMP)
 
 # JupyterLab serves the repository root (so the book's links, /lab/tree/notebooks/<chapter>.ipynb,
 # resolve) and opens notebooks/. The port is fixed because the book links to it: a busy port stops
-# the server instead of moving it. As root (containers) the server needs --allow-root.
+# the server instead of moving it. As root (containers) the server needs --allow-root, and its
+# terminals are turned off: whoever holds the token would otherwise have a root shell.
 LAB_PORT ?= 8888
 LAB_ARGS ?=
 lab: $(STAMP) lab-setup
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) --ServerApp.port=$(LAB_PORT) \
 	  --ServerApp.port_retries=0 --LabApp.default_url=/lab/tree/notebooks \
-	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	  $(if $(filter 0,$(shell id -u)),--allow-root --ServerApp.terminals_enabled=False) $(LAB_ARGS)
 
 # Opening a chapter must not modify it: the venv's kernel spec carries the display name the
 # notebooks record ("Python 3"; ipykernel's own says "Python 3 (ipykernel)", which JupyterLab would

@@ -350,3 +350,13 @@ def test_unresolved_references_are_reported(lab):
                                            "Cross Reference Not Found: fig-planted"], probe["unresolved"]
     assert errors and all("fig-planted" in e for e in errors), errors
     assert "Fine: bailie2024general, fig-planted." in probe["markdown"], probe["markdown"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="terminals are turned off only for a server run as root")
+def test_a_root_server_offers_no_terminal(lab):
+    """As root, whoever holds the token must not get a root shell: the terminals API is absent."""
+    import urllib.error
+
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        lab.request("POST", "/api/terminals", {})
+    assert refused.value.code == 404
