@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from privlib import statistical
+from privlib.verify.statistical_privacy._routes import mp_pure_delta_window
 
 
 def test_dp_baselines_match_the_printed_values():
@@ -277,41 +278,12 @@ def test_noise_delta_scales_to_large_n():
     assert d == pytest.approx(approx, rel=1e-3)
 
 
-def _mp_pure_delta_window(eps: float, n: int, pi: float) -> float:
-    """Pure SP delta at large n in 30 digits: ``sum_{j >= J} P_+(j) (1 - e^{eps - L(j)})`` with
-    ``P_+(j) = b_{n-1}(j - 1)``, ``L(j) = log(j q / ((n - j) p))``, walked from the first output J
-    above the threshold until the terms fall below 1e-40 of the sum (both directions)."""
-    out = []
-    with mpmath.workdps(30):
-        e = mpmath.mpf(eps)
-        for p in (mpmath.mpf(pi), 1 - mpmath.mpf(pi)):
-            q, size = 1 - p, n - 1
-            big_j = int(mpmath.floor(n * p * mpmath.exp(e) / (q + p * mpmath.exp(e))))
-            while big_j > 1 and mpmath.log(big_j * q / ((n - big_j) * p)) > e:
-                big_j -= 1
-            while big_j < n and mpmath.log(big_j * q / ((n - big_j) * p)) <= e:
-                big_j += 1
-            k = big_j - 1
-            term_b = mpmath.exp(mpmath.loggamma(size + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(size - k + 1)
-                                + k * mpmath.log(p) + (size - k) * mpmath.log(q))
-            total, j = mpmath.mpf(0), big_j
-            while j <= n:
-                loss = mpmath.inf if j == n else mpmath.log(j * q / ((n - j) * p))
-                term = term_b * (1 - mpmath.exp(e - loss))
-                total += term
-                if j > big_j + 10 and term < total * mpmath.mpf(10) ** -40:
-                    break
-                term_b, k, j = term_b * (size - k) * p / ((k + 1) * q), k + 1, j + 1
-            out.append(total)
-    return float(max(out))
-
-
 def test_pure_delta_keeps_twelve_digits_at_large_n():
     """Near the mean the two tails of a million-entry binomial differ in their fourth digit; the
     summation by parts keeps 1e-12 (the tails' difference loses 1e-10 here, 1e-7 at n = 10^8)."""
     n, pi = 10**6, 0.3
     eps = np.array([1e-8, 1e-3, 0.01])
-    ref = [_mp_pure_delta_window(float(e), n, pi) for e in eps]
+    ref = [mp_pure_delta_window(float(e), n, pi) for e in eps]
     np.testing.assert_allclose(statistical.pure_delta(eps, n, pi), ref, rtol=1e-12)
     np.testing.assert_allclose(np.exp(statistical.log_pure_delta(eps, n, pi)), ref, rtol=1e-12)
 

@@ -195,3 +195,32 @@ def _normal_pair_delta(eps: float, mean_plus: float, mean_minus: float, sigma: f
 def _only_plus(eps, n, pi, scale, noise="gaussian"):
     """``delta_+`` alone of the noisy fraction (a mutant forgetting the other direction)."""
     return statistical._noise_deltas_plus(np.ravel(np.asarray(eps, dtype=float)), n, pi, scale, noise).reshape(np.shape(eps))
+
+
+def mp_pure_delta_window(eps: float, n: int, pi: float) -> float:
+    """Pure SP delta at large n in 30 digits: ``sum_{j >= J} P_+(j) (1 - e^{eps - L(j)})`` with
+    ``P_+(j) = b_{n-1}(j - 1)``, ``L(j) = log(j q / ((n - j) p))``, walked from the first output J
+    above the threshold until the terms fall below 1e-40 of the sum (both directions)."""
+    out = []
+    with mpmath.workdps(30):
+        e = mpmath.mpf(eps)
+        for p in (mpmath.mpf(pi), 1 - mpmath.mpf(pi)):
+            q, size = 1 - p, n - 1
+            big_j = int(mpmath.floor(n * p * mpmath.exp(e) / (q + p * mpmath.exp(e))))
+            while big_j > 1 and mpmath.log(big_j * q / ((n - big_j) * p)) > e:
+                big_j -= 1
+            while big_j < n and mpmath.log(big_j * q / ((n - big_j) * p)) <= e:
+                big_j += 1
+            k = big_j - 1
+            term_b = mpmath.exp(mpmath.loggamma(size + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(size - k + 1)
+                                + k * mpmath.log(p) + (size - k) * mpmath.log(q))
+            total, j = mpmath.mpf(0), big_j
+            while j <= n:
+                loss = mpmath.inf if j == n else mpmath.log(j * q / ((n - j) * p))
+                term = term_b * (1 - mpmath.exp(e - loss))
+                total += term
+                if j > big_j + 10 and term < total * mpmath.mpf(10) ** -40:
+                    break
+                term_b, k, j = term_b * (size - k) * p / ((k + 1) * q), k + 1, j + 1
+            out.append(total)
+    return float(max(out))
