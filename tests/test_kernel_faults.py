@@ -65,7 +65,7 @@ def test_theorem3_best_k_is_the_best_integer():
         n = int(rng.choice([1, 2, 7, 60, 400, 5000]))
         p = float(rng.choice([rng.uniform(0, 1), 10 ** rng.uniform(-5, 0)]))
         cases.append((n, p, 10 ** rng.uniform(-3, 0.5), float(rng.choice([0.0, 10 ** rng.uniform(-9, -1)])),
-                      float(rng.choice([np.inf, 10 ** rng.uniform(0, 8), 2.0]))))
+                      float(rng.choice([np.inf, np.round(10 ** rng.uniform(0, 8)), 2.0]))))   # a packing's size is whole
     for n, p, alpha, delta, card_v in cases:
         # the bound is a probability: a bracket below 0 at every k gives the trivial bound 0
         best = max(_theorem3_bracket_every_k(n, p, alpha, delta, card_v).max(), 0.0)

@@ -624,7 +624,7 @@ def eq16_sample_complexity(alpha: float = 1.0) -> Evidence:
     lower, lower_theory = [], []
     n_ref = 1e12
     base = float(mm.lower_bound_nonprivate_mean(n_ref)) * n_ref  # the non-private bound is base / n
-    dd = scale * 2.0 ** np.arange(10, 15)
+    dd = np.round(scale * 2.0 ** np.arange(10, 15))   # whole dimensions (the packing has 2^d points)
     for k in (4.0, np.inf):
         a = 2 - 2 / k
         C = mm.lower_bound_dp_mean(n_ref, dd, alpha, 0.0, 1.0, k) * n_ref ** a
