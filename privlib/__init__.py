@@ -25,7 +25,7 @@ _HOMES = {
     "mechanisms": "core", "profiles": "core", "notions": "core", "chtp": "core",
     "intervals": "papers", "pufferfish": "papers", "leakage": "papers", "minimax": "papers",
     "affiliation": "papers", "statistical": "papers",
-    "claims": "verify",
+    "claims": "verify", "ledger": "verify",
     "prose": "book", "plotting": "book", "results": "book", "explore": "book",
     "runs": "batch", "sweep": "batch", "cli": "batch",
 }

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from privlib import claims
+from privlib.verify import ledger
 from privlib.verify import evidence
 
 ALL = claims.registry()
@@ -158,11 +159,11 @@ def test_record_html_has_anchor_and_math():
                            claims.holds(True), 0.0)
     html = r._repr_html_()
     assert "id='claim-000-thm-4-1'" in html and r"\(e^{\epsilon}\)" in html
-    ledger = claims._Ledger([claims.LedgerEntry(
+    page = ledger._Ledger([ledger.LedgerEntry(
         claims.ClaimResult("000/thm-4-1", "000", "term $r^2/n$", "bound $e^{\\epsilon}$", "m", "verified", {},
                            claims.holds(True), 0.0), ()), ])._repr_html_()
-    assert r'term <span class="math inline">\(r^2/n\)</span> [000/thm-4-1]</a>' in ledger
-    assert r"\(e^{\epsilon}\)" in ledger and "$" not in ledger
+    assert r'term <span class="math inline">\(r^2/n\)</span> [000/thm-4-1]</a>' in page
+    assert r"\(e^{\epsilon}\)" in page and "$" not in page
 
 
 def test_record_renders_markdown_and_links_names():
@@ -180,14 +181,14 @@ def test_record_renders_markdown_and_links_names():
 def test_ledger_lists_every_claim_with_status_and_mutants():
     import json
 
-    entries = claims.ledger_entries("curves")
-    text = claims.ledger_markdown(entries)
+    entries = ledger.ledger_entries("curves")
+    text = ledger.ledger_markdown(entries)
     for e in entries:
         assert e.result.item in text
     assert f"{len(entries)} claims" in text and "mutants killed" in text
-    data = json.loads(claims.ledger_json(entries))
+    data = json.loads(ledger.ledger_json(entries))
     assert {"id", "status", "checks", "mutants_total", "mutants_killed"} <= set(data[0])
-    html = claims.ledger("curves")._repr_html_()
+    html = ledger.ledger("curves")._repr_html_()
     assert "privacy_curves.html#claim-curves-" in html
 
 

@@ -6,6 +6,7 @@ import sys
 import types
 
 from privlib import claims
+from privlib.verify import ledger
 
 SOURCE = '''
 from privlib import profiles
@@ -30,11 +31,11 @@ def test_calls_that_reach_a_target_are_recomputed_the_others_reused(monkeypatch)
                      lambda: claims.close(module.via_target(module.plain(1.0)), 2.0, atol=1e-12))
     c.mutant("profiles.hockey_stick", "adds one")(lambda f: (lambda *a, **k: f(*a, **k) + 1.0))
     with claims._shared_references():
-        with claims._shared_calls(c, record=True):
+        with ledger._shared_calls(c, record=True):
             assert c().passed
         stored = {key[2] for key in claims._REFERENCES if key[0] == "call"}
         assert stored == {"plain"}  # via_target called hockey_stick, the mutant's target
-        with claims._shared_calls(c, record=False):
+        with ledger._shared_calls(c, record=False):
             outcome = c.mutation_test()[0]
     assert outcome.killed and outcome.how == "FAILED"
     assert module.CALLS == [1.0]  # the mutant run reused plain's value

@@ -167,13 +167,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_ledger(args: argparse.Namespace) -> int:
-    from privlib.verify import claims
+    from privlib.verify import ledger
 
-    entries = claims.ledger_entries(args.paper, mutants=not args.no_mutants)
+    entries = ledger.ledger_entries(args.paper, mutants=not args.no_mutants)
     if args.json:
-        print(claims.ledger_json(entries))
+        print(ledger.ledger_json(entries))
     else:
-        print(claims.ledger_markdown(entries), end="")
+        print(ledger.ledger_markdown(entries), end="")
     ok = all(e.result.passed and e.killed == len(e.mutants) for e in entries)
     return 0 if ok else 1
 

@@ -1,0 +1,241 @@
+"""The verification ledger: every claim run at its default inputs and against each of its
+mutants, as Markdown (``privbook ledger``), JSON (``--json``) and the book's ledger page.
+
+While the ledger runs one claim and its mutants, what the unmutated run computes without reaching
+a mutant target is shared with the mutant runs (the references of ``claims.reference`` and, below,
+the calls of the claim modules' functions)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import html as _html
+import inspect
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from privlib.verify import claims
+from privlib.verify.markup import _names_html, anchor, markdown_html
+
+__all__ = ["LedgerEntry", "ledger", "ledger_entries", "ledger_markdown", "ledger_json"]
+
+
+# --- the ledger also shares what a claim computes without its mutants' targets --------------------
+# Besides the functions marked with :func:`reference`, every function of the claim modules
+# (privlib.verify's chapters) that the ledger's unmutated run of a claim calls with storable
+# arguments is shared with the claim's mutant runs when, during that call, none of the claim's
+# mutant targets ran (each target counts its calls while the unmutated run lasts): the same call
+# in a mutant run cannot reach the mutated code, so it returns the same value.
+
+_REGISTRY_MODULES = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup")
+
+
+def _claim_module_functions() -> dict[int, tuple[Callable, list[tuple[Any, str]]]]:
+    """Every plain function of the claim modules, with the (module, name) places that hold it."""
+    found: dict[int, tuple[Callable, list[tuple[Any, str]]]] = {}
+    for modname, module in list(sys.modules.items()):
+        if not modname.startswith("privlib.verify.") or modname in _REGISTRY_MODULES or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            if (inspect.isfunction(value) and value.__module__.startswith("privlib.verify.")
+                    and value.__module__ not in _REGISTRY_MODULES and not getattr(value, "is_reference", False)):
+                found.setdefault(id(value), (value, []))[1].append((module, attr))
+    return found
+
+
+@contextlib.contextmanager
+def _shared_calls(c: claims.Claim, *, record: bool) -> Iterator[None]:
+    """Within (the ledger's runs of claim ``c``, inside ``claims._shared_references``): calls of the
+    claim modules' functions are stored (``record``, the unmutated run, while the claim's mutant
+    targets count their calls) or reused (mutant runs)."""
+    store = claims._REFERENCES
+    if store is None or not c.mutants:
+        yield
+        return
+    calls = [0]
+    patched: list[tuple[Any, str, Any]] = []
+
+    def shared(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                key = ("call", func.__module__, func.__qualname__, claims._key(args), claims._key(kwargs))
+            except TypeError:
+                return func(*args, **kwargs)
+            if key in store:
+                return copy.deepcopy(store[key])
+            before = calls[0]
+            value = func(*args, **kwargs)
+            if record and calls[0] == before:
+                try:
+                    store[key] = copy.deepcopy(value)
+                except Exception:  # noqa: BLE001 - a value that cannot be copied is not shared
+                    pass
+            return value
+        return call
+
+    with contextlib.ExitStack() as stack:
+        if record:
+            def counting(original: Callable) -> Callable:
+                @functools.wraps(original)
+                def counted(*args: Any, **kwargs: Any) -> Any:
+                    calls[0] += 1
+                    return original(*args, **kwargs)
+                return counted
+            for target in dict.fromkeys(m.target for m in c.mutants):
+                stack.enter_context(claims._replaced(target, counting))
+        try:
+            for func, places in _claim_module_functions().values():
+                wrapper = shared(func)
+                for module, attr in places:
+                    patched.append((module, attr, func))
+                    setattr(module, attr, wrapper)
+            yield
+        finally:
+            for module, attr, func in patched:
+                setattr(module, attr, func)
+
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One claim on the ledger: its record at default inputs and what its mutants did."""
+
+    result: claims.ClaimResult
+    mutants: tuple[claims.MutantOutcome, ...]
+
+    @property
+    def killed(self) -> int:
+        return sum(m.killed for m in self.mutants)
+
+    def mutants_text(self) -> str:
+        if not self.mutants:
+            return "none declared"
+        return f"killed {self.killed}/{len(self.mutants)}"
+
+    def as_json(self) -> dict[str, Any]:
+        r = self.result
+        return {"id": r.id, "paper": r.paper, "item": r.item, "kind": r.kind, "status": r.status,
+                "checks": list(r.checks), "mutants_total": len(self.mutants), "mutants_killed": self.killed,
+                "mutants": [{"target": m.target, "description": m.description, "killed": m.killed, "how": m.how}
+                            for m in self.mutants],
+                "verdict": r.evidence.verdict()}
+
+
+def ledger_entries(paper: str | None = None, *, mutants: bool = True) -> list[LedgerEntry]:
+    """Run every claim (of one paper if given) and, unless ``mutants`` is false, each of its
+    mutants."""
+    entries = []
+    for c in claims.registry(paper):
+        with claims._shared_references():  # the unmutated run stores the references its mutants reuse
+            if not mutants:
+                entries.append(LedgerEntry(c(), ()))
+                continue
+            with _shared_calls(c, record=True):
+                result = c()
+            with _shared_calls(c, record=False):
+                outcomes = tuple(c.mutation_test())
+            entries.append(LedgerEntry(result, outcomes))
+    return entries
+
+
+def _summary_line(entries: list[LedgerEntry]) -> str:
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e.result.status] = counts.get(e.result.status, 0) + 1
+    if not entries:
+        return "no claims registered yet"
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    total = sum(len(e.mutants) for e in entries)
+    killed = sum(e.killed for e in entries)
+    return f"{len(entries)} claims: {summary}; mutants killed {killed}/{total}."
+
+
+def _entries(results: list[claims.ClaimResult] | list[LedgerEntry] | None) -> list[LedgerEntry]:
+    if results is None:
+        return ledger_entries()
+    return [r if isinstance(r, LedgerEntry) else LedgerEntry(r, ()) for r in results]
+
+
+_HEADER = ["item", "statement", "checks", "evidence", "mutants", "status"]
+
+
+def _row(e: LedgerEntry) -> list[str]:
+    r = e.result
+    return [f"{r.item} [{r.id}]", r.statement, ", ".join(r.checks) or "-", r.evidence.verdict(),
+            e.mutants_text(), r.status]
+
+
+def ledger_markdown(results: list[claims.ClaimResult] | list[LedgerEntry] | None = None) -> str:
+    """The verification ledger as Markdown tables, one per chapter (``privbook ledger``)."""
+    entries = _entries(results)
+    out = []
+    for paper, title in claims.PAPERS.items():
+        rows = [e for e in entries if e.result.paper == paper]
+        if not rows:
+            continue
+        out += [f"## {paper}: {title}", "", "| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in _row(e)) + " |" for e in rows]
+        out.append("")
+    return "\n".join(out) + f"\n{_summary_line(entries)}\n"
+
+
+def ledger_json(results: list[LedgerEntry] | None = None) -> str:
+    """The ledger as a JSON list (``privbook ledger --json``)."""
+    return json.dumps([e.as_json() for e in _entries(results)], indent=1)
+
+
+class _Ledger:
+    """Notebook display of the ledger: one table per chapter, each claim linked to its record in
+    the chapter, rows filterable by status (plain Markdown as the text fallback)."""
+
+    def __init__(self, entries: list[LedgerEntry], link_prefix: str = "../notebooks/"):
+        self.entries = entries
+        self.link_prefix = link_prefix
+
+    def __repr__(self) -> str:
+        return ledger_markdown(self.entries)
+
+    def _repr_html_(self) -> str:
+        statuses = sorted({e.result.status for e in self.entries})
+        buttons = "".join(f"<label class='ledger-filter'><input type='checkbox' checked data-status='{s}'> {s}</label> "
+                          for s in statuses)
+        parts = [f"<p class='ledger-summary'>{_html.escape(_summary_line(self.entries))}</p>",
+                 f"<p class='ledger-filters'>Show: {buttons}</p>"]
+        head = "".join(f"<th scope='col'>{h}</th>" for h in _HEADER)
+        for paper, title in claims.PAPERS.items():
+            rows = [e for e in self.entries if e.result.paper == paper]
+            if not rows:
+                continue
+            page = f"{self.link_prefix}{claims.CHAPTERS[paper]}.html"
+            body = ""
+            for e in rows:
+                r = e.result
+                cells = _row(e)
+                link = f"<a href='{page}#{anchor(r.id)}'>{markdown_html(cells[0])}</a>"
+                checks = _names_html(r.checks) if r.checks else "-"
+                tds = "".join(f"<td data-label='{label}'>{html}</td>" for label, html in
+                              zip(_HEADER[1:-1], (markdown_html(cells[1]), checks, markdown_html(cells[3]),
+                                                   _html.escape(cells[4]))))
+                status = _html.escape(r.status)
+                body += (f"<tr class='ledger-row' id='ledger-{anchor(r.id)}' data-status='{status}'>"
+                         f"<td data-label='item'>{link}</td>{tds}"
+                         f"<td data-label='status' class='claim-status claim-{status.lower()}'>{status}</td></tr>")
+            parts.append(f"<h3 class='ledger-chapter'><a href='{page}'>{_html.escape(paper)}: {_html.escape(title)}</a></h3>"
+                         f"<p>{_html.escape(_summary_line(rows))}</p>"
+                         f"<table class='ledger tex2jax_process mathjax_process'><thead><tr>{head}</tr></thead>"
+                         f"<tbody>{body}</tbody></table>")
+        parts.append("<script>document.querySelectorAll('.ledger-filter input').forEach(function (box) {"
+                     "box.addEventListener('change', function () {document.querySelectorAll("
+                     "'.ledger-row[data-status=\"' + box.dataset.status + '\"]').forEach(function (row) {"
+                     "row.style.display = box.checked ? '' : 'none';});});});</script>")
+        return "".join(parts)
+
+
+def ledger(paper: str | None = None) -> _Ledger:
+    """Run every claim and its mutants and return the ledger for display (the book's page)."""
+    return _Ledger(ledger_entries(paper))
