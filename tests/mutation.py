@@ -5,6 +5,7 @@ claims as the suite (settings in pyproject.toml, [tool.mutmut]).
     python tests/mutation.py tests     # the unit tests against the mutants the claims leave alive
     python tests/mutation.py report    # book/_data/mutation.json from mutants/ and the triage file
     python tests/mutation.py sample [--size 150] [--seed 23] [--min 0.9]
+    python tests/mutation.py only NAME [NAME ...]   # these mutants only (claims as they are now)
 
 ``sample`` generates every mutant in a scratch copy of the repository (_build/mutation-sample),
 draws a fixed, seeded sample of their names (the ``size`` names of smallest SHA-256 of
@@ -209,12 +210,34 @@ def cmd_sample(args: argparse.Namespace) -> int:
     return 0 if share >= args.min else 1
 
 
+def cmd_only(args: argparse.Namespace) -> int:
+    """The named mutants against the claims as they are in the working tree."""
+    workdir = ROOT / "_build" / "mutation-only"
+    scratch_copy(workdir)
+    names = set(generate(workdir))
+    unknown = [n for n in args.names if n not in names]
+    if unknown:
+        print(f"mutation: no such generated mutant: {', '.join(unknown)}")
+        return 2
+    mutmut_run(workdir, args.names)
+    codes = read_results(workdir)
+    triage = read_triage()
+    for n in args.names:
+        verdict = ("killed" if codes.get(n) in KILLED else "equivalent" if n in triage
+                   else "no claim runs it" if codes.get(n) in NO_TESTS else "not killed")
+        print(f"{n}: {verdict} (exit code {codes.get(n)})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("full").set_defaults(func=cmd_full)
     sub.add_parser("tests").set_defaults(func=cmd_tests)
     sub.add_parser("report").set_defaults(func=cmd_report)
+    o = sub.add_parser("only")
+    o.add_argument("names", nargs="+")
+    o.set_defaults(func=cmd_only)
     s = sub.add_parser("sample")
     s.add_argument("--size", type=int, default=150)
     s.add_argument("--seed", type=int, default=23)
