@@ -126,6 +126,16 @@ def tally(codes: dict[str, int | None], triage: dict[str, str],
     return by_module
 
 
+def measured_commit() -> str | None:
+    """The commit whose code the results in mutants/ were measured on (None outside git)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out or None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     codes = read_results(ROOT)
     if not codes:
@@ -141,10 +151,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     total = {"module": "total", **{f: sum(r[f] for r in modules) for f in fields}}
     equivalent = [{"mutant": n, "module": module_of(n), "reason": r} for n, r in sorted(triage.items()) if n in codes]
     surviving = sorted(n for n, c in codes.items() if c is not None and c not in KILLED and n not in triage)
+    previous = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+    sample = json.loads(SAMPLE_RESULTS.read_text()) if SAMPLE_RESULTS.exists() else previous.get("sample")
     report = {
         "tool": "mutmut", "suite": "claims (tests/test_claims.py::test_claim_passes)",
+        "commit": measured_commit(), "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "modules": modules, "total": total, "equivalent": equivalent, "surviving": surviving,
-        "sample": json.loads(SAMPLE_RESULTS.read_text()) if SAMPLE_RESULTS.exists() else None,
+        "sample": sample,
     }
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text(json.dumps(report, indent=1) + "\n")

@@ -51,6 +51,21 @@ def equivalent_table(path: Path = REPORT) -> Any:
     return prose.table(["module", "mutant", "why no input tells it apart"], rows or [["-", "-", "none triaged"]])
 
 
+def measured_text(path: Path = REPORT) -> Any:
+    """One sentence on when and on which code the full run was measured, from the report."""
+    from privlib.book.prose import Markdown
+
+    report = load(path)
+    total = report["total"]
+    if not report["modules"] or total.get("not_run", 0) == total.get("generated", 0):
+        return Markdown("The full run (`make mutation`) has not been recorded in the report yet.")
+    where = f" on commit `{report['commit']}`" if report.get("commit") else ""
+    when = f" ({report['date']})" if report.get("date") else ""
+    return Markdown(f"The full run (`make mutation`) was measured{where}{when}: {total['generated']} "
+                    f"mutants generated, {total['killed_by_claims']} killed by the claims"
+                    + (f", {total['not_run']} not run yet." if total.get("not_run") else "."))
+
+
 def sample_text(path: Path = REPORT) -> Any:
     """One sentence on the seeded sample CI runs, from the report."""
     from privlib.book.prose import Markdown
