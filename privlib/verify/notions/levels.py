@@ -290,8 +290,8 @@ def _(distinct_neighbour_rows):
 
 
 @claim("notions/pml-null-atoms-near-uniform", item="PML of a prior and a channel: null atoms and tiny leakages",
-       statement="$\\ell(X \\to y) = \\log \\max_{x: P_X(x) > 0} P(y \\mid x) / P_Y(y)$ keeps its digits where the leakage is tiny (a channel within $10^{-8}$ of uniform) and ignores letters of prior mass 0, whose rows may be anything; outputs of probability 0 leak 0.",
-       method="the definition in 50-digit arithmetic (mpmath) on the same doubles, to relative $10^{-10}$ (leakages near $10^{-8}$ and near 1); the prior given as exact fractions",
+       statement="$\\ell(X \\to y) = \\log \\max_{x: P_X(x) > 0} P(y \\mid x) / P_Y(y)$ keeps its digits where the leakage is tiny (a channel within $10^{-8}$ of uniform) and where $P_Y(y)$ underflows ($10^{-400}$), and ignores letters of prior mass 0, whose rows may be anything; outputs of probability 0 leak 0.",
+       method="the definition in 50-digit arithmetic (mpmath) on the same doubles, to relative $10^{-10}$ (leakages near $10^{-8}$, near 1 and 460); the prior given as exact fractions",
        checks=("notions.prior_channel_pml",))
 def pml_null_atoms_near_uniform(seed: int = 27) -> Evidence:
     import mpmath
@@ -315,7 +315,16 @@ def pml_null_atoms_near_uniform(seed: int = 27) -> Evidence:
                          for x in range(k))
                 ref.append(float(mpmath.log(top / py)) if py > 0 else 0.0)
             ours.extend(notions.prior_channel_pml(prior, channel))
-    return close(ours, ref, atol=1e-20, rtol=1e-10, detail="every output of a near-uniform and a rough channel")
+        # P_Y(y) = 1e-400 underflows, though the letter of prior mass 1e-200 gives y mass 1e-200
+        tiny_prior = [1 - Fraction(1, 10**200), Fraction(1, 10**200)]
+        tiny = np.array([[1.0, 0.0], [1.0, 1e-200]])
+        for y in range(2):
+            top = max(mpmath.mpf(tiny[x, y]) for x in range(2))
+            py = sum(mpmath.mpf(tiny_prior[x].numerator) / tiny_prior[x].denominator * mpmath.mpf(tiny[x, y]) for x in range(2))
+            ref.append(float(mpmath.log(top / py)))
+        ours.extend(notions.prior_channel_pml(tiny_prior, tiny))
+    return close(ours, ref, atol=1e-20, rtol=1e-10,
+                 detail="every output of a near-uniform and a rough channel, and of one where P_Y underflows")
 
 
 @pml_null_atoms_near_uniform.mutant("notions._linear_pml", "log top - log P_Y everywhere (no near-tie branch)")
@@ -326,6 +335,10 @@ def _(linear_pml):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(top == 0, 0.0, np.maximum(np.log(top) - np.log(p_y), 0.0))
     return wrong
+
+
+pml_null_atoms_near_uniform.mutant("notions._linear_pml", "outputs whose P_Y underflows to 0 not redone in log-space")(
+    edit("out = np.where(underflow, _log(top) - log_py, out)", "pass"))
 
 
 @pml_null_atoms_near_uniform.mutant("notions._linear_pml", "the maximum over every letter (null atoms not masked)")
