@@ -152,11 +152,12 @@ def _bf_standard(n: int, p: float, rho: float, coupling: float, epsilon: float, 
 
 @claim("notions/all-notions-brute-force", item="The table of notions, record by record and over a correlation sweep",
        statement="For one mechanism, data model and record, the chapter's table gives DP $\\varepsilon$ and $\\delta(\\varepsilon)$, the TV, KL and CHTP levels (every neighbouring pair), inferential privacy, sup PML, maximal leakage and statistical $\\delta(\\varepsilon)$ of the record (its conditional output laws); the sweep over the mixture model's correlation $\\rho$ gives the same per model; the whole-database maximal leakage is $\\log\\sum_y \\max_x P(y\\mid x)$ and the leakage capacity $\\log\\max_{y,x,x'} P(y\\mid x)/P(y\\mid x')$; the neighbouring pairs are the databases that differ in one record; a mechanism that releases nothing has every level 0; the chapter's four mechanisms and four data models are what their labels say.",
-       method="enumeration of every database, every neighbouring pair (records compared one by one), the record's laws summed database by database and every set of outputs (an asymmetric random channel on $3^2$ databases with 4 outputs under a random non-product prior, record 1 and record 0, CHTP at $\\gamma = 0.3$; the truncated geometric count on 5 records under a beta-binomial prior, its CHTP level from the rows of its noise law; another random channel on $2^3$ binary databases under mixture models with $\\rho = 0, 0.3, 0.8, 1$; the whole-database leakage of the truncated geometric count on 3 records, whose farthest databases differ in every record; a count channel with one output); the chapter's mechanisms and models on 4 records built from their definitions (Bernoulli products, clones, their mixture, the Ising chain's Boltzmann weights, randomized response, the geometric noise law, scipy's hypergeometric and normal laws)",
+       method="enumeration of every database, every neighbouring pair (records compared one by one), the record's laws summed database by database and every set of outputs (an asymmetric random channel on $3^2$ databases with 4 outputs under a random non-product prior, record 1 and record 0, CHTP at $\\gamma = 0.3$; the truncated geometric count on 5 records under a beta-binomial prior, its CHTP level from the rows of its noise law; another random channel on $2^3$ binary databases under mixture models with $\\rho = 0, 0.3, 0.8, 1$; the whole-database leakage of the truncated geometric count on 3 records, whose farthest databases differ in every record; a count channel with one output, and its conditional laws under two priors at once); the chapter's mechanisms and models on 4 records built from their definitions (Bernoulli products, clones, their mixture, the Ising chain's Boltzmann weights, randomized response, the geometric noise law, scipy's hypergeometric and normal laws)",
        checks=("notions.all_notions", "notions.correlation_sweep", "notions.maximal_leakage",
                "notions.leakage_capacity", "notions.FiniteChannel.neighbour_pairs",
                "notions.FiniteChannel.distinct_neighbour_rows", "notions.chtp_level",
-               "notions.DataModel.record_marginal", "notions.standard_models", "notions.standard_mechanisms"))
+               "notions.DataModel.record_marginal", "notions.standard_models", "notions.standard_mechanisms",
+               "notions.log_conditional_laws"))
 def all_notions_brute_force(epsilon: float = 0.5, seed: int = 23) -> Evidence:
     rng = np.random.default_rng(seed)
     K, n = 3, 2
@@ -190,6 +191,13 @@ def all_notions_brute_force(epsilon: float = 0.5, seed: int = 23) -> Evidence:
                   **_bf_channel_notions(np.ones((8, 1)), 2, 3, epsilon), "chtp_level": 0.0}
     ours.extend(silent[key] for key in notions.NOTIONS)
     ref.extend(silent_ref[key] for key in notions.NOTIONS)
+    # its conditional laws (log 1) and the secrets' masses under two priors at once (Pufferfish scenarios)
+    priors = np.stack([notions.iid_model(3, 0.3).prob, notions.mixture_model(3, 0.3, 0.5).prob])
+    record = np.array(_databases(2, 3))[:, 1]
+    with np.errstate(divide="ignore"):
+        laws, masses = notions.log_conditional_laws(np.log(priors), np.zeros((8, 1)), record[None, :] == np.arange(2)[:, None])
+    ours.extend(np.concatenate([laws.ravel(), np.exp(masses).ravel()]))
+    ref.extend(np.concatenate([np.zeros(4), [priors[k, record == a].sum() for k in range(2) for a in range(2)]]))
     # the chapter's mechanisms and models, by label, against their definitions
     models_ref, mechs_ref = _bf_standard(4, 0.35, 0.4, 0.6, 0.7, 0.9)
     models = notions.standard_models(4, 0.35, 0.4, 0.6)
