@@ -248,8 +248,8 @@ class CountChannel:
         v.size_limit("log_table", float(lt.size), MAX_CELLS, "entries")
         sums = _lse(lt, axis=1)
         if not np.allclose(sums, 0.0, atol=1e-9, rtol=0.0):
-            bad = int(np.argmax(np.abs(sums)))
-            raise ValueError(f"log_table rows must be pmfs: row {bad} sums to {np.exp(sums[bad]):.12g}")
+            raise ValueError(f"log_table rows must be pmfs: row {np.argmax(np.abs(sums))} sums to "
+                             f"{np.exp(sums[np.argmax(np.abs(sums))]):.12g}")
         self._log_table = lt
         self.n = lt.shape[0] - 1
         self.outputs = lt.shape[1]

@@ -76,8 +76,8 @@ def _(gaussian_delta):
 
 
 @claim("curves/gaussian-tail-precision", item="Gaussian privacy curve, far tail",
-       statement="The log-space evaluation of the Gaussian curve keeps 10 significant digits where delta is far below machine epsilon, down to the smallest normal numbers (where the formula in linear space is off by a factor of 75).",
-       method="the same formula in 60-digit arithmetic (mpmath)")
+       statement="The log-space evaluation of the Gaussian curve keeps 10 significant digits where delta is far below machine epsilon, down to the smallest normal numbers (where the formula in linear space is off by a factor of 75), and is exactly 0 (not NaN) where even $\\log \\Phi(-\\varepsilon/\\mu + \\mu/2)$ is beyond the doubles ($\\varepsilon/\\mu > 10^{154}$).",
+       method="the same formula in 60-digit arithmetic (mpmath); where $x = \\varepsilon/\\mu - \\mu/2 > 10^{154}$, the bound $\\delta \\le \\Phi(-x) \\le e^{-x^2/2}$ in 60-digit arithmetic, which rounds to the double 0")
 def gaussian_tail_precision(mu: float = 0.5) -> Evidence:
     import mpmath  # high-precision reference; part of the book and test extras
 
@@ -85,7 +85,17 @@ def gaussian_tail_precision(mu: float = 0.5) -> Evidence:
     grid = [2.0, 4.0, 6.0, 8.0, 15.0, 18.8]  # delta from about 1e-14 down to 1.7e-307
     m = mpmath.mpf(mu)
     reference = [float(mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)) for e in map(mpmath.mpf, grid)]
-    return close(profiles.gaussian_delta(grid, mu), reference, rtol=1e-10)
+    # log Phi(-eps/mu + mu/2) itself beyond the doubles: a wide (mu >= 0.1) and a narrow (mu < 0.1) case
+    far_eps, far_mu = [1e155, 1.0], [1.0, 1e-160]
+    bound = [float(mpmath.exp(-(mpmath.mpf(e) / mpmath.mpf(s) - mpmath.mpf(s) / 2) ** 2 / 2)) for e, s in zip(far_eps, far_mu)]
+    return all_of(close(profiles.gaussian_delta(grid, mu), reference, rtol=1e-10, detail="deltas from 1e-14 to 1.7e-307"),
+                  close(profiles.gaussian_delta(far_eps, far_mu), bound, atol=1e-300, rtol=0.0,
+                        detail="epsilon / mu above 1e154: 0, as the bound rounds"))
+
+
+@gaussian_tail_precision.mutant("profiles._log_gaussian_delta", "no guard where Phi(a + h) underflows (-inf minus -inf)")
+def _(log_gaussian_delta):
+    return edit("    if gone.any():\n        excess[gone] = -np.inf\n", "")(log_gaussian_delta)
 
 
 @gaussian_tail_precision.mutant("profiles.gaussian_delta", "the formula in linear space (cancellation)")

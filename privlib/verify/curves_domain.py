@@ -40,16 +40,22 @@ def _zero_mass_pair(seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
        statement="The hockey-stick divergence $\\sum_y (p(y) - e^\\varepsilon q(y))_+$ of two pmfs with "
                  "outputs of no mass under one or both laws is exact for every epsilon: negative, 0, "
                  "beyond 709 (where $e^\\varepsilon$ overflows but $e^\\varepsilon q$ does not) and "
-                 "infinite (the mass of p where q vanishes).",
-       method="the sum in 50-digit arithmetic (mpmath), output by output, for both orders of the pair")
+                 "infinite (the mass of p where q vanishes), on any grid of epsilons: irregular, "
+                 "log-uniform, or arithmetic and reaching beyond 690.",
+       method="the sum in 50-digit arithmetic (mpmath), output by output, for both orders of the pair, on three "
+              "grids of epsilons (one irregular with -0.5 and infinity; 15 log-uniform from 1e-8 to 600; 11 "
+              "arithmetic from -10 to 1000)")
 def hockey_stick_null_atoms(seed: int = 5, size: int = 9) -> Evidence:
     p, q = _zero_mass_pair(seed, max(size, 6))
-    grid = np.array([-0.5, 0.0, 1e-7, 0.4, 3.0, 700.0, 710.0, 720.0, np.inf])
+    grids = {"irregular grid": np.array([-0.5, 0.0, 1e-7, 0.4, 3.0, 700.0, 710.0, 720.0, np.inf]),
+             "log-uniform grid": np.geomspace(1e-8, 600.0, 15),
+             "arithmetic grid beyond 690": np.linspace(-10.0, 1000.0, 11)}
     checks = []
-    for a, b in ((p, q), (q, p)):
-        observed = profiles.hockey_stick(a, b, grid)
-        reference = [_mp_hockey_stick(a, b, e) for e in grid]
-        checks.append(close(observed, reference, atol=1e-15, rtol=1e-9))
+    for label, grid in grids.items():
+        for order, (a, b) in (("(p, q)", (p, q)), ("(q, p)", (q, p))):
+            observed = profiles.hockey_stick(a, b, grid)
+            reference = [_mp_hockey_stick(a, b, e) for e in grid]
+            checks.append(close(observed, reference, atol=1e-15, rtol=1e-9, detail=f"{label}, {order}"))
     return all_of(*checks)
 
 
@@ -63,6 +69,14 @@ hockey_stick_null_atoms.mutant("profiles.hockey_stick", "bin sums beyond the nex
 
 hockey_stick_null_atoms.mutant("profiles.hockey_stick", "epsilon = inf not given the mass where q vanishes")(
     edit("delta[-1] = p[(q == 0) & (p > 0)].sum()", "pass"))
+
+
+hockey_stick_null_atoms.mutant("profiles._bin_losses", "log-uniform grid: the loss binned by its own value, not by its log")(
+    edit("np.log(t, out=t)                          # NaN for losses", "t                          # NaN for losses"))
+
+
+hockey_stick_null_atoms.mutant("profiles._bin_losses", "grid beyond 690: the ratio's log binned as it is (overflowed and 0/0 ratios)")(
+    edit("        t = _losses(p, q)\n", "        t = np.log(np.divide(p, q))\n"))
 
 
 def _mp_laplace_delta(eps: float, eps0: float) -> float:
@@ -84,21 +98,24 @@ def _mp_gaussian_delta(eps: float, mu: float):
        statement="The smallest epsilon with $\\delta(\\varepsilon) \\le \\delta$ of a non-increasing curve "
                  "is found wherever it lies: 0 when $\\delta(0) \\le \\delta$, far above 1, and at the start "
                  "of a flat part where the curve reaches $\\delta$ exactly ($\\delta = 0$ for Laplace noise, "
-                 "reached at $\\varepsilon_0$).",
+                 "reached at $\\varepsilon_0$); the Laplace curve's closed-form inverse "
+                 "$\\max(\\varepsilon_0 + 2 \\log(1 - \\delta), 0)$ is that smallest epsilon too.",
        method="the definition checked on both sides: the curve in 40-digit arithmetic is at most delta "
               "at the returned epsilon and above it 1e-9 below",
-       checks=["profiles.laplace_delta"])
+       checks=["profiles.laplace_delta", "profiles.laplace_epsilon"])
 def epsilon_for_delta(mechanism_epsilon: float = 3.0) -> Evidence:
     eps0 = float(mechanism_epsilon)
     deltas = [0.0, 1e-12, 0.05, 0.5, 1.0]
     checks = []
-    for d in deltas:
-        e = profiles.epsilon_for_delta(lambda x: profiles.laplace_delta(x, eps0), d)
-        # Brent's root is within xtol = 1e-12 of the crossing, where the curve's slope is at most 1/2
-        reached = _mp_laplace_delta(e, eps0) <= d + 1e-12
-        smallest = _mp_laplace_delta(e - 1e-9, eps0) > d if e > 0 else _mp_laplace_delta(0.0, eps0) <= d
-        checks.append(holds(reached and smallest, observed=float(f"{e:.6g}"), reference=d,
-                            detail=f"returned epsilon / delta: delta(eps) <= delta{' < delta(eps - 1e-9)' if e > 0 else ' at eps = 0'}"))
+    for name, inverse in (("epsilon_for_delta", lambda d: profiles.epsilon_for_delta(lambda x: profiles.laplace_delta(x, eps0), d)),
+                          ("laplace_epsilon", lambda d: float(profiles.laplace_epsilon(d, eps0)))):
+        for d in deltas:
+            e = inverse(d)
+            # Brent's root is within xtol = 1e-12 of the crossing, where the curve's slope is at most 1/2
+            reached = _mp_laplace_delta(e, eps0) <= d + 1e-12
+            smallest = _mp_laplace_delta(e - 1e-9, eps0) > d if e > 0 else _mp_laplace_delta(0.0, eps0) <= d
+            checks.append(holds(reached and smallest, observed=float(f"{e:.6g}"), reference=d,
+                                detail=f"{name}: returned epsilon / delta: delta(eps) <= delta{' < delta(eps - 1e-9)' if e > 0 else ' at eps = 0'}"))
     return all_of(*checks)
 
 
@@ -116,6 +133,10 @@ epsilon_for_delta.mutant("profiles.epsilon_for_delta", "search bracket not doubl
 
 epsilon_for_delta.mutant("profiles.epsilon_for_delta", "root tolerance 1e-6 in place of xtol")(
     edit("xtol=xtol, rtol", "xtol=1e-6, rtol"))
+
+
+epsilon_for_delta.mutant("profiles.laplace_epsilon", "the factor 2 of the exponent (eps - eps0) / 2 dropped")(
+    edit("eps0 + 2.0 * np.log1p(-d)", "eps0 + np.log1p(-d)"))
 
 
 @claim("curves/gaussian-epsilon", item="Inverse of the Gaussian privacy curve",

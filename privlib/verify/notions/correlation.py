@@ -4,11 +4,12 @@ epsilon; the implications of the product case fail."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from privlib.papers import affiliation
 from privlib.core import notions
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.source_mutants import edit
 from privlib.verify.notions._routes import (
     _bf_posterior_odds_change,
     _databases,
@@ -39,13 +40,18 @@ clones_reach_n_eps.mutant("notions.inferential_privacy", "prior odds not divided
 
 @claim("notions/geometric-attains-worst-case", item="The truncated geometric count is a worst case (Ghosh & Kleinberg, Theorem 3.4)",
        statement="For every affiliated prior, the inferential privacy of the $\\varepsilon$-DP truncated geometric count equals Ghosh & Kleinberg's worst case over all $\\varepsilon$-DP mechanisms (Theorem 3.4, eq. (6)): its clamped outputs 0 and n have likelihoods proportional to $e^{-\\varepsilon k}$ and $e^{-\\varepsilon (n-k)}$, the maximally biased mechanisms of the theorem, and being $\\varepsilon$-DP it cannot exceed the worst case.",
-       method="chapter 003's formula (6): its O(n) exchangeable form for beta-binomial priors at $n = 10^4$ (count reduction here), and its sum over all databases for ferromagnetic Ising chains on 8 records (chapter 003's record order converted)")
+       method="chapter 003's formula (6): its O(n) exchangeable form for beta-binomial priors at $n = 10^4$ (count reduction here; $(a, b)$ = (0.5, 0.5), (2, 5), (30, 30), (600, 900), whose weights are checked against scipy's beta-binomial law of the count), and its sum over all databases for ferromagnetic Ising chains on 8 records (chapter 003's record order converted)")
 def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_epsilon: float = 0.7) -> Evidence:
     g = notions.geometric_count(n, epsilon)
-    ours, theirs = [], []
-    for a, b in ((0.5, 0.5), (2.0, 5.0), (30.0, 30.0)):
+    ours, theirs, weights, weights_ref = [], [], [], []
+    k = np.arange(n + 1)
+    log_choose = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
+    for a, b in ((0.5, 0.5), (2.0, 5.0), (30.0, 30.0), (600.0, 900.0)):
         ours.append(notions.inferential_privacy(g, notions.beta_binomial_model(n, a, b), 0))
         theirs.append(affiliation.exchangeable_inferential_privacy(affiliation.beta_binomial_log_weights(n, a, b), epsilon))
+        # the prior's weight of one database with k ones, from scipy's beta-binomial law of the count
+        weights.append(notions.beta_binomial_log_weights(n, a, b))
+        weights_ref.append(stats.betabinom.logpmf(k, n, a, b) - log_choose)
     chain = notions.geometric_count(8, chain_epsilon)
     ours_c, theirs_c = [], []
     for coupling, field in ((0.3, 0.0), (1.0, 0.4)):
@@ -54,7 +60,9 @@ def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_e
         for i in (0, 3):
             ours_c.append(notions.inferential_privacy(chain, model, i))
             theirs_c.append(affiliation.inferential_privacy(prior, chain_epsilon, i))
-    return all_of(close(ours, theirs, rtol=1e-10, detail=f"beta-binomial priors, n = {n}"),
+    return all_of(close(weights, weights_ref, atol=1e-9, rtol=1e-12,
+                        detail=f"beta-binomial log-weights against scipy's law of the count, n = {n}"),
+                  close(ours, theirs, rtol=1e-10, detail=f"beta-binomial priors, n = {n}"),
                   close(ours_c, theirs_c, rtol=1e-10, detail="ferromagnetic Ising chains, 8 records"))
 
 
@@ -62,6 +70,10 @@ geometric_attains_worst_case.mutant("notions.GeometricCount.log_mixture", "the c
 
 
 geometric_attains_worst_case.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
+
+
+geometric_attains_worst_case.mutant("core._logspace.log_rising", "concentration above 1e3: log Gamma(m + 1) in place of log Gamma(m)")(
+    edit("special.gammaln(mm[pos]) - special.betaln", "special.gammaln(mm[pos] + 1) - special.betaln"))
 
 
 @claim("notions/counterexamples", item="Where the implications fail",

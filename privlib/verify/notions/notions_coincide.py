@@ -9,6 +9,7 @@ from scipy import special
 from privlib.papers import pufferfish
 from privlib.core import notions
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.source_mutants import edit
 from privlib.verify.notions._routes import (
     _bf_hockey,
     _bf_laws,
@@ -38,9 +39,10 @@ def _small_cases():
 
 @claim("notions/gk-equals-pufferfish", item="Inferential privacy = Pufferfish (Ghosh & Kleinberg; Bailie & Gong)",
        statement="Ghosh & Kleinberg's inferential privacy of record $i$ under the prior $\\pi$ (the largest change of the posterior odds of $x_i = a$ against $x_i = b$ from the prior odds) equals the Pufferfish loss with the single scenario $\\pi$ and the secret pairs $(x_i = a, x_i = b)$ and the leakage capacity of the channel $a \\mapsto \\mu_{i,a}$, for every mechanism and prior, correlated or not; the record's maximal leakage is $\\log \\sum_y \\max_a \\mu_{i,a}(y)$.",
-       method="posterior odds by Bayes' rule from the joint law of database and output, database by database; and chapter 000's pufferfish_loss on the table over all databases with the secrets as masks; the record's laws summed database by database for its leakage capacity and maximal leakage; 34 (mechanism, prior, record) cases, binary and ternary records")
+       method="posterior odds by Bayes' rule from the joint law of database and output, database by database; and chapter 000's pufferfish_loss on the table over all databases with the secrets as masks (for ternary records also with the secrets $x_i = 0$ and $x_i = 2$ alone); the record's laws summed database by database for its leakage capacity and maximal leakage; 34 (mechanism, prior, record) cases, binary and ternary records")
 def gk_equals_pufferfish() -> Evidence:
     ours, bayes, puff, capacity, capacity_ref, leak, leak_ref = [], [], [], [], [], [], []
+    some, some_ref = [], []
     for ch, model, i in _small_cases():
         prior = model.prob
         ours.append(notions.inferential_privacy(ch, model, i))
@@ -48,6 +50,9 @@ def gk_equals_pufferfish() -> Evidence:
         rec = ch.samples[:, i]
         pairs = [(rec == a, rec == b) for a in range(ch.K) for b in range(ch.K) if a != b]
         puff.append(pufferfish.pufferfish_loss(ch.table, prior, pairs))
+        if ch.K == 3:   # the secrets x_i = 0 against x_i = 2 only (the pair (1, 1) is no secret pair)
+            some.append(notions.pufferfish_loss(ch, model, records=[i], pairs=[(0, 2), (2, 0), (1, 1)]))
+            some_ref.append(pufferfish.pufferfish_loss(ch.table, prior, [(rec == 0, rec == 2), (rec == 2, rec == 0)]))
         # the record's channel a -> y, law by law from the databases: its leakage capacity (largest
         # log ratio over outputs and pairs of values) and maximal leakage (log sum_y max_a)
         laws, mass = _bf_laws(ch.table, prior, ch.K, ch.n, i)
@@ -61,10 +66,15 @@ def gk_equals_pufferfish() -> Evidence:
     return all_of(close(ours, bayes, rtol=1e-10, detail="against the posterior odds (Ghosh & Kleinberg's definition)"),
                   close(np.asarray(ours), puff, rtol=1e-10, detail="against chapter 000's Pufferfish loss"),
                   close(capacity, capacity_ref, rtol=1e-10, detail="leakage capacity of the record's channel, from its laws"),
-                  close(leak, leak_ref, rtol=1e-10, atol=1e-14, detail="maximal leakage of the record, log sum_y max_a mu_a(y)"))
+                  close(leak, leak_ref, rtol=1e-10, atol=1e-14, detail="maximal leakage of the record, log sum_y max_a mu_a(y)"),
+                  close(some, some_ref, rtol=1e-10, detail="ternary records: Pufferfish loss of the secrets x_i = 0, x_i = 2 only"))
 
 
 gk_equals_pufferfish.mutant("notions.inferential_privacy", "posterior odds instead of their change from the prior odds")(_posterior_odds)
+
+
+gk_equals_pufferfish.mutant("notions.pufferfish_loss", "the secret pairs given ignored (every pair a != b)")(
+    edit("if pairs is None:", "if True:"))
 
 
 @gk_equals_pufferfish.mutant("notions._maximal_leakage_of", "log max_y sum_a (max and sum swapped)")

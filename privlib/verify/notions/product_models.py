@@ -9,6 +9,7 @@ import numpy as np
 
 from privlib.core import notions
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.source_mutants import edit
 from privlib.verify.notions._routes import (
     _bf_dp_delta,
     _bf_dp_epsilon,
@@ -53,7 +54,7 @@ def _(original):
 
 @claim("notions/product-models-below-dp", item="Product models: every record notion is bounded by DP",
        statement="Under a product model, $\\pi(x_{-i} \\mid x_i = a)$ does not depend on $a$, so every $\\mu_{i,a}$ is the same mixture of the rows $P(\\cdot \\mid a, x_{-i})$: the inferential privacy (= Pufferfish loss with that scenario) is at most $\\varepsilon_{DP}$, and by joint convexity of the hockey stick $\\delta_{SP}(\\varepsilon) \\le \\delta_{DP}(\\varepsilon)$ for every $\\varepsilon$. Per-record randomized response attains both: inferential privacy $= \\varepsilon_{DP} = \\varepsilon$ and $\\delta_{SP} = \\delta_{DP} = (e^{\\varepsilon} - e^{\\varepsilon'})/(1 + e^{\\varepsilon})$.",
-       method="6 random product models x 3 mechanisms (asymmetric random channel, Gaussian count, subsampled count) x every record, on a grid of 8 epsilons; a product prior with mass $1 - 10^{-9}$ on the other records of the worst pair of neighbours (found by enumeration), where the bound is nearly attained; randomized response against its closed form in the mechanism's own epsilon")
+       method="6 random product models x 3 mechanisms (asymmetric random channel, Gaussian count, subsampled count) x every record, on a grid of 8 epsilons; 3 product models of ternary records given one law per record (one with a null atom; their database probabilities against the products of the records' laws) for an asymmetric random channel on $3^3$ databases, every record; a product prior with mass $1 - 10^{-9}$ on the other records of the worst pair of neighbours (found by enumeration), where the bound is nearly attained; randomized response against its closed form in the mechanism's own epsilon")
 def product_models_below_dp(epsilon: float = 0.9, seed: int = 7) -> Evidence:
     rng = np.random.default_rng(seed)
     n = 4
@@ -92,6 +93,21 @@ def product_models_below_dp(epsilon: float = 0.9, seed: int = 7) -> Evidence:
         probs[i] = 0.5
         near.append(notions.inferential_privacy(ch, notions.product_model(probs), i))
         near_dp.append(notions.dp_epsilon(ch))
+    # ternary records: product models given by one law per record (shape (n, K)), with a null atom
+    ter = _random_channel(3, 3, 4, 10)
+    ter_dp, ter_dd = notions.dp_epsilon(ter), notions.dp_delta(ter, grid)
+    ter_prob, ter_prob_ref = [], []
+    for _ in range(3):
+        laws = rng.dirichlet(np.ones(3), size=3)
+        laws[1] = [0.6, 0.0, 0.4]
+        model3 = notions.product_model(laws)
+        ter_prob.append(model3.prob)
+        ter_prob_ref.append([laws[0, a] * laws[1, b] * laws[2, c] for a, b, c in itertools.product(range(3), repeat=3)])
+        for i in range(3):
+            gk.append(notions.inferential_privacy(ter, model3, i))
+            eps_dp.append(ter_dp)
+            sp.append(notions.statistical_delta(ter, model3, grid, i))
+            d_dp.append(ter_dd)
     rr = notions.randomized_response(n, epsilon)
     model = notions.product_model(rng.uniform(0.05, 0.95, n))
     e = np.exp(epsilon)
@@ -99,7 +115,9 @@ def product_models_below_dp(epsilon: float = 0.9, seed: int = 7) -> Evidence:
     closed = (e - np.exp(rr_grid)) / (1 + e)
     tight = [notions.inferential_privacy(rr, model, i) for i in range(n)] + [notions.dp_epsilon(rr)]
     tight_d = [notions.statistical_delta(rr, model, rr_grid, i) for i in range(n)] + [notions.dp_delta(rr, rr_grid)]
-    return all_of(at_most(gk, eps_dp, atol=1e-12, detail="inferential privacy <= DP epsilon"),
+    return all_of(close(ter_prob, ter_prob_ref, atol=1e-15, rtol=1e-12,
+                        detail="ternary product models: every database's probability, the product of its records' laws"),
+                  at_most(gk, eps_dp, atol=1e-12, detail="inferential privacy <= DP epsilon"),
                   close(near, near_dp, rtol=1e-6, detail="inferential privacy of a prior concentrated next to the "
                                                            "worst pair of neighbours = DP epsilon (near-tight)"),
                   at_most(sp, d_dp, atol=1e-12, detail="statistical-privacy delta <= DP delta"),
@@ -128,6 +146,10 @@ def _(original):
 
 
 product_models_below_dp.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")(_posterior_odds)
+
+
+product_models_below_dp.mutant("notions.product_model", "record j given the law of record n - 1 - j")(
+    edit("log_p[j][None, :]", "log_p[n - 1 - j][None, :]"))
 
 
 @claim("notions/pufferfish-products-recover-dp", item="Pufferfish over all product priors recovers DP (Bailie & Gong)",

@@ -289,17 +289,23 @@ def _(dp_delta):
 
 @claim("002/def8-not-inherited", item="Definition 8 (CHTP is not inherited)",
        statement="CHTP is not inherited: for $Q(\\cdot|0) = (0.9, 0.1)$, $Q(\\cdot|1) = (0.6, 0.4)$ and $\\gamma = 0.2$, the level over sets is 0.3 but the less informative channel $(Z, U)$ with $U$ uniform reaches $\\tanh(L/4)$ with $L$ the log odds ratio.",
-       method="privlib's level over sets and soft level (grid search refined by SLSQP) against 0.3 and the analytic optimum $\\tanh(L/4)$ of two-block weights (derived here)",
+       method="privlib's level over sets and soft level (grid search refined by SLSQP) against 0.3 and the analytic optimum $\\tanh(L/4)$ of two-block weights (derived here); for $Q(\\cdot|0) = (0.5, 0.3, 0.2)$, $Q(\\cdot|1) = (0, 0.5, 0.5)$ at $\\gamma = 0.1$, against 5/7 (the set $\\{0, 2\\}$) and 1 (weight 1 on the output $Q(\\cdot|1)$ does not charge, $w \\to 0$ elsewhere)",
        checks=("minimax.hard_chtp_sup", "minimax.soft_chtp_sup"))
 def def8_not_inherited(gamma: float = 0.2) -> Evidence:
     p, q = np.array([0.9, 0.1]), np.array([0.6, 0.4])
     hard = mm.hard_chtp_sup(p, q, gamma)
     soft = mm.soft_chtp_sup(p, q, gamma)
     log_odds = np.log(p[0] * q[1] / (q[0] * p[1]))
+    # Q(.|1) null where Q(.|0) has mass 1/2 >= gamma: the soft level's supremum is 1 (weights on
+    # Q(.|1)'s support tending to 0), the level over sets 5/7 (the set {0, 2})
+    p0, q0 = np.array([0.5, 0.3, 0.2]), np.array([0.0, 0.5, 0.5])
+    null = [mm.hard_chtp_sup(p0, q0, 0.1), mm.soft_chtp_sup(p0, q0, 0.1)]
     return all_of(close([hard, soft], [0.3, np.tanh(log_odds / 4)], atol=1e-9, rtol=0.0,
                         detail="level over sets and soft level against their exact values"),
                   holds(bool(soft > hard + 0.1), observed=soft, reference=hard,
-                        detail="soft-conditioning level exceeds the level over sets"))
+                        detail="soft-conditioning level exceeds the level over sets"),
+                  close(null, [5 / 7, 1.0], atol=1e-9, rtol=0.0,
+                        detail="a second law with a null atom (gamma = 0.1): level over sets 5/7, soft level 1"))
 
 
 @def8_not_inherited.mutant("minimax.conditional_tv", "L1 distance of the conditioned laws (no factor 1/2)")
