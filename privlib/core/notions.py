@@ -347,34 +347,45 @@ class GeometricCount(CountChannel):
         (``_TwoSidedSums``), with work O(n) and no logarithm per output."""
         N = self.n + 1
         sh, sg, diff_hi, diff_lo = _two_sided_pair(log_h, h_start, log_g, g_start, N, self.epsilon)
-        b, nb, step = sh.b, sh.blocks, sh.step
+        b, nb = sh.b, sh.blocks
         # Within a block, S_h(y) / S_g(y) is a ratio of two sums with the same decay weights
         # (carries and in-block terms), so it lies between the smallest and the largest ratio of
-        # their parts. The chunks of blocks are taken by decreasing bound, and a chunk is skipped
-        # when its bounds cannot reach past the extremes found so far.
+        # their parts. Groups of blocks are evaluated by decreasing upper (increasing lower) bound
+        # until the bound cannot reach past the extreme found so far.
         shift = sh.top - sg.top
         with np.errstate(invalid="ignore"):
             parts = sh.carry_log - sg.carry_log                      # NaN where neither carries
         upper = np.fmax(np.fmax(parts[0], parts[1]), diff_hi)        # bounds on log(S_h / S_g)
         lower = np.fmin(np.fmin(parts[0], parts[1]), diff_lo)
-        starts = np.arange(0, nb, step)
+        size = 16                                            # blocks per evaluated group
+        starts = np.arange(0, nb, size)
         up_c, low_c = np.maximum.reduceat(upper, starts), np.minimum.reduceat(lower, starts)
-        hi, lo = np.zeros(nb), np.full(nb, np.inf)          # ratios (log taken below)
+        found = {}
+
+        def extremes(g: int) -> tuple[float, float]:
+            if g not in found:
+                c0 = g * size
+                c1 = min(nb, c0 + size)
+                q = sh.chunk(c0, c1)
+                q /= sg.chunk(c0, c1)
+                if c1 == nb:
+                    last = (N - 1) % b                     # outputs past n: repeat y = n
+                    q[-1, last + 1:] = q[-1, last]
+                with np.errstate(divide="ignore"):
+                    found[g] = (float(np.max(np.log(q.max(axis=1)) + shift[c0:c1])),
+                                float(np.min(np.log(q.min(axis=1)) + shift[c0:c1])))
+            return found[g]
+
         best_hi, best_lo = -np.inf, np.inf
-        buf = np.empty((b + 2, step))
-        for c in starts[np.argsort(np.minimum(-up_c, low_c), kind="stable")]:
-            if up_c[c // step] < best_hi - 1e-9 * abs(best_hi) and low_c[c // step] > best_lo + 1e-9 * abs(best_lo):
-                continue
-            q = sh.chunk(c, buf)                            # (b, blocks): outputs down the columns
-            q /= sg.chunk(c, buf)
-            if c + step >= nb:
-                last = (N - 1) % b                         # outputs past n: repeat y = n
-                q[last + 1:, -1] = q[last, -1]
-            q.max(axis=0, out=hi[c:c + step])
-            q.min(axis=0, out=lo[c:c + step])
-            with np.errstate(divide="ignore"):
-                best_hi = max(best_hi, float(np.max(np.log(hi[c:c + step]) + shift[c:c + step])))
-                best_lo = min(best_lo, float(np.min(np.log(lo[c:c + step]) + shift[c:c + step])))
+        for g in np.argsort(-up_c, kind="stable"):           # the largest bounds first
+            if up_c[g] < best_hi - 1e-9 * abs(best_hi):
+                break
+            best_hi = max(best_hi, extremes(g)[0])
+        best_lo = min(v[1] for v in found.values())
+        for g in np.argsort(low_c, kind="stable"):
+            if low_c[g] > best_lo + 1e-9 * abs(best_lo):
+                break
+            best_lo = min(best_lo, extremes(g)[1])
         return best_hi, best_lo
 
     def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
@@ -433,7 +444,7 @@ def _decay_matrix(b: int, t: float, lower: bool) -> NDArray[np.float64]:
 
 def _block_max(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Largest entry of each row of a short-rowed matrix (column by column: a row reduction over
-    16 entries costs numpy more per row than 16 vector maxima)."""
+    a few dozen entries costs numpy more per row than as many vector maxima)."""
     m = x[:, 0].copy()
     for j in range(1, x.shape[1]):
         np.maximum(m, x[:, j], out=m)
@@ -484,21 +495,17 @@ def _running_log_sums(s: NDArray[np.float64], t: float) -> NDArray[np.float64]:
 _CHUNK = 1 << 15
 
 
-def _block_terms(x: NDArray[np.float64], start: int, b: int, c0: int, c1: int,
-                 out: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``out[j, i - c0] = x[i b + j - start]`` for the blocks ``c0 <= i < c1`` (-inf outside x):
-    the blocks inside x by one strided copy, the others entry by entry."""
-    first = max(c0, -(-start // b))
-    last = min(c1, (start + x.size) // b)
-    if last > first:
-        out[:, first - c0:last - c0] = x[first * b - start:last * b - start].reshape(last - first, b).T
-    else:
-        first = last = c0
-    j = np.arange(b)
-    for i in itertools.chain(range(c0, first), range(last, c1)):
-        k = i * b + j - start
-        out[:, i - c0] = np.where((k >= 0) & (k < x.size), x[np.clip(k, 0, x.size - 1)], _NEG)
-    return out
+def _block_terms(x: NDArray[np.float64], start: int, b: int, c0: int, c1: int) -> NDArray[np.float64]:
+    """``x[i b + j - start]`` at row ``i - c0``, column j, for the blocks ``c0 <= i < c1`` (-inf
+    outside x): a view of x where the blocks lie inside it, else a padded copy."""
+    lo, hi = c0 * b - start, c1 * b - start
+    if lo >= 0 and hi <= x.size:
+        return x[lo:hi].reshape(c1 - c0, b)
+    out = np.full((c1 - c0) * b, _NEG)
+    a, z = max(lo, 0), min(hi, x.size)
+    if z > a:
+        out[a - lo:z - lo] = x[a:z]
+    return out.reshape(c1 - c0, b)
 
 
 def _block_size(t: float) -> int:
@@ -510,25 +517,25 @@ class _TwoSidedSums:
     """``S(y) = sum_k exp(x[k - start] - t |y - k|)`` for the outputs y = 0..N-1 (x placed at
     the counts ``start..start + x.size - 1``), delivered block by block as ``G e^R``.
 
-    Blocks of b outputs with ``t b <= 50``, held down the columns (output ``y = i b + j`` in row
-    j, column i, so each step is a vector operation across the blocks): the terms of a block in
-    linear space relative to its largest m, ``e^{x - m}``; the sums of all earlier (later) blocks
+    Blocks of b outputs with ``t b <= 50`` (output ``y = i b + j`` in row i, column j): the
+    terms of a block in linear space relative to its largest m, ``e^{x - m}``; the sums of all
+    earlier (later) blocks
     at the block's first (last) output, two carries in log-space (:func:`_running_log_sums` over
     the blocks, decay ``t b``), from each block's own sums at those outputs (``ends``, computed by
-    :func:`_two_sided_pair`); then one matrix product per chunk of blocks gives every output: the
+    :func:`_two_sided_pair`); then one matrix product per group of blocks gives its outputs: the
     in-block sums with ``e^{-t |j - j'|}`` plus the carries decayed by ``e^{-t j}`` and
     ``e^{-t (b - 1 - j)}``. The reference R of a block is m unless a carry exceeds it by more than
     ``e^500`` (then the carry). A two-sided sum changes by at most ``e^t`` per output, so over a
     block G stays within ``[e^{-t b}, e^500 (b + 2)]``: no underflow or overflow, and a term more
     than ``e^-700`` below R (lost to underflow) is below ``e^-600`` of every sum of its block.
-    The terms are recomputed chunk by chunk (in cache) rather than stored."""
+    The terms are recomputed for the groups asked for rather than stored."""
 
     def __init__(self, x: NDArray[np.float64], start: int, N: int, t: float,
                  m_raw: NDArray[np.float64], ends: NDArray[np.float64], left: NDArray[np.float64],
                  right: NDArray[np.float64]):
         b = _block_size(t)
         nb = -(-N // b)
-        self.x, self.start, self.b, self.blocks, self.step, self.t = x, start, b, nb, max(1, _CHUNK // b), t
+        self.x, self.start, self.b, self.blocks = x, start, b, nb
         self.m = np.where(np.isfinite(m_raw), m_raw, 0.0)
         carry = np.maximum(left, right)
         self.carry_log = np.stack([left, right])
@@ -543,17 +550,16 @@ class _TwoSidedSums:
         self.matrix[:, b] = np.exp(-t * j)
         self.matrix[:, b + 1] = np.exp(-t * (b - 1.0 - j))
 
-    def chunk(self, c0: int, buf: NDArray[np.float64]) -> NDArray[np.float64]:
-        """``G`` for the blocks ``c0 .. c0 + step - 1`` (shape (b, blocks)), from scratch ``buf``."""
-        b, c1 = self.b, min(self.blocks, c0 + self.step)
-        aug = buf[:, :c1 - c0]
-        terms = _block_terms(self.x, self.start, b, c0, c1, aug[:b])
-        terms -= self.m[c0:c1]
+    def chunk(self, c0: int, c1: int) -> NDArray[np.float64]:
+        """``G`` for the blocks ``c0 <= i < c1`` (shape (blocks, b))."""
+        b = self.b
+        terms = np.subtract(_block_terms(self.x, self.start, b, c0, c1), self.m[c0:c1, None])
         np.exp(terms, out=terms)
         if self.scale is not None:
-            terms *= self.scale[c0:c1]
-        aug[b:] = self.carries[:, c0:c1]
-        return self.matrix @ aug
+            terms *= self.scale[c0:c1, None]
+        out = terms @ self.matrix[:, :b].T
+        out += self.carries[:, c0:c1].T @ self.matrix[:, b:].T
+        return out
 
 
 def _two_sided_pair(xh: NDArray[np.float64], h_start: int, xg: NDArray[np.float64], g_start: int,
@@ -567,25 +573,25 @@ def _two_sided_pair(xh: NDArray[np.float64], h_start: int, xg: NDArray[np.float6
     j = np.arange(b, dtype=float)
     to_ends = np.stack([np.exp(-t * (b - j)), np.exp(-t * (j + 1.0))])   # to y = (i+1) b and i b - 1
     m_raw = np.empty((2, nb))
-    ends = np.empty((2, 2, nb))
+    ends = np.empty((2, nb, 2))
     diff = np.empty((2, nb))
-    bufs = np.empty((3, b, step))
+    bufs = np.empty((3, step, b))
     for c0 in range(0, nb, step):
         c1 = min(nb, c0 + step)
-        th = _block_terms(xh, h_start, b, c0, c1, bufs[0, :, :c1 - c0])
-        tg = _block_terms(xg, g_start, b, c0, c1, bufs[1, :, :c1 - c0])
+        th = _block_terms(xh, h_start, b, c0, c1)
+        tg = _block_terms(xg, g_start, b, c0, c1)
         with np.errstate(invalid="ignore"):
-            d = np.subtract(th, tg, out=bufs[2, :, :c1 - c0])     # NaN where neither has a term
-        np.fmax.reduce(d, axis=0, out=diff[0, c0:c1])
-        np.fmin.reduce(d, axis=0, out=diff[1, c0:c1])
-        for a, terms in enumerate((th, tg)):
-            top = terms.max(axis=0, out=m_raw[a, c0:c1])
-            terms -= np.where(np.isfinite(top), top, 0.0)
+            d = np.subtract(th, tg, out=bufs[2, :c1 - c0])      # NaN where neither has a term
+        np.fmax.reduce(d, axis=1, out=diff[0, c0:c1])
+        np.fmin.reduce(d, axis=1, out=diff[1, c0:c1])
+        for a, x in enumerate((th, tg)):
+            top = x.max(axis=1, out=m_raw[a, c0:c1])
+            terms = np.subtract(x, np.where(np.isfinite(top), top, 0.0)[:, None], out=bufs[a, :c1 - c0])
             np.exp(terms, out=terms)
-            np.matmul(to_ends, terms, out=ends[a, :, c0:c1])
+            np.matmul(terms, to_ends.T, out=ends[a, c0:c1])
     with np.errstate(divide="ignore"):
         np.log(ends, out=ends)
-    ends += np.where(np.isfinite(m_raw), m_raw, 0.0)[:, None, :]
+    ends = ends.transpose(0, 2, 1) + np.where(np.isfinite(m_raw), m_raw, 0.0)[:, None, :]
     # carries: the earlier blocks' sums at each block's first output, the later ones' at its last
     left = np.full((2, nb), _NEG)
     right = np.full((2, nb), _NEG)
@@ -1109,7 +1115,11 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     of ``x_i = a`` against ``x_i = b`` away from the prior odds. By Bayes' rule the odds move by
     ``mu_{i,a}(y) / mu_{i,b}(y)``, so this is ``max_{a,b,y} log mu_{i,a}(y) / mu_{i,b}(y)``: the
     Pufferfish loss with the single scenario ``model`` (:func:`pufferfish_loss`) and the leakage
-    capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`)."""
+    capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`).
+
+    For a :class:`GeometricCount` under an exchangeable model (epsilon up to 12.5) the laws are
+    not formed: the range of ``log mu_{i,1}(y) / mu_{i,0}(y)`` over the outputs comes from
+    :meth:`GeometricCount.log_ratio_range`, O(n) without a logarithm per output."""
     if isinstance(channel, GeometricCount) and isinstance(model, DataModel) and model.exchangeable \
             and channel.epsilon * 4 <= _BLOCK_DECAY:
         _check_pair(channel, model)

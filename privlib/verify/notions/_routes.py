@@ -128,11 +128,11 @@ def _ratio_ends_left_out(original):
 
 def _carries_left_out(original):
     """The blocked two-sided sums without the sums of the other blocks (no carries)."""
-    def wrong(self, c0, buf):
+    def wrong(self, c0, c1):
         kept = self.carries
         self.carries = np.zeros_like(kept)
         try:
-            return original(self, c0, buf)
+            return original(self, c0, c1)
         finally:
             self.carries = kept
     return wrong
