@@ -335,6 +335,59 @@ class GeometricCount(CountChannel):
         out[n] = left[n] + log_end
         return out
 
+    def log_ratio_range(self, log_h: NDArray[np.float64], log_g: NDArray[np.float64],
+                        h_start: int = 0, g_start: int = 0) -> tuple[float, float]:
+        """The largest and the smallest ``log (sum_k h(k) P(y | k)) / (sum_k g(k) P(y | k))`` over
+        the outputs y, given ``log h`` and ``log g`` over the counts from ``h_start`` and from
+        ``g_start`` (0 beyond them; each with some finite entry):
+        the range of the log-likelihood ratio of two mixtures, without forming either mixture in
+        log-space. The noise constant of an output (``tanh(epsilon/2)`` inside, ``1/(1 + r)`` at
+        the clamped ends 0 and n) is the same for both mixtures, so the ratio at y is that of the
+        two-sided sums ``sum_k h(k) r^|y-k|``; these are taken in blocks of outputs
+        (``_TwoSidedSums``), with work O(n) and no logarithm per output."""
+        N = self.n + 1
+        sh, sg, diff_hi, diff_lo = _two_sided_pair(log_h, h_start, log_g, g_start, N, self.epsilon)
+        b, nb = sh.b, sh.blocks
+        # Within a block, S_h(y) / S_g(y) is a ratio of two sums with the same decay weights
+        # (carries and in-block terms), so it lies between the smallest and the largest ratio of
+        # their parts. Groups of blocks are evaluated by decreasing upper (increasing lower) bound
+        # until the bound cannot reach past the extreme found so far.
+        shift = sh.top - sg.top
+        with np.errstate(invalid="ignore"):
+            parts = sh.carry_log - sg.carry_log                      # NaN where neither carries
+        upper = np.fmax(np.fmax(parts[0], parts[1]), diff_hi)        # bounds on log(S_h / S_g)
+        lower = np.fmin(np.fmin(parts[0], parts[1]), diff_lo)
+        size = 16                                            # blocks per evaluated group
+        starts = np.arange(0, nb, size)
+        up_c, low_c = np.maximum.reduceat(upper, starts), np.minimum.reduceat(lower, starts)
+        found = {}
+
+        def extremes(g: int) -> tuple[float, float]:
+            if g not in found:
+                c0 = g * size
+                c1 = min(nb, c0 + size)
+                q = sh.chunk(c0, c1)
+                q /= sg.chunk(c0, c1)
+                if c1 == nb:
+                    last = (N - 1) % b                     # outputs past n: repeat y = n
+                    q[-1, last + 1:] = q[-1, last]
+                with np.errstate(divide="ignore"):
+                    found[g] = (float(np.max(np.log(q.max(axis=1)) + shift[c0:c1])),
+                                float(np.min(np.log(q.min(axis=1)) + shift[c0:c1])))
+            return found[g]
+
+        best_hi, best_lo = -np.inf, np.inf
+        for g in np.argsort(-up_c, kind="stable"):           # the largest bounds first
+            if up_c[g] < best_hi - 1e-9 * abs(best_hi):
+                break
+            best_hi = max(best_hi, extremes(g)[0])
+        best_lo = min(v[1] for v in found.values())
+        for g in np.argsort(low_c, kind="stable"):
+            if low_c[g] > best_lo + 1e-9 * abs(best_lo):
+                break
+            best_lo = min(best_lo, extremes(g)[1])
+        return best_hi, best_lo
+
     def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
         """One pair with the privacy-loss distribution of every neighbouring pair: outputs at or
         below k have loss ``+epsilon`` (mass ``1/(1 + r)`` under P(.|k)), the others
@@ -371,6 +424,184 @@ def _decayed_log_cumsum(x: NDArray[np.float64], t: float) -> NDArray[np.float64]
     with np.errstate(invalid="ignore"):
         out = np.logaddexp(local, np.array(carry)[:, None] - t * (j + 1.0))
     return out.ravel()[:n]
+
+
+#: largest ``t b`` (decay across one block) of the blocked two-sided sums: every block's sums lie
+#: within ``e^-_BLOCK_DECAY`` of their reference, far above the smallest double
+_BLOCK_DECAY = 50.0
+#: largest decay across one block of the blocked running sums (:func:`_running_log_sums`)
+_RUNNING_DECAY = 400.0
+
+
+def _decay_matrix(b: int, t: float, lower: bool) -> NDArray[np.float64]:
+    """``e^{-t |j - j'|}`` at row j', column j (0 above the diagonal's left, j < j', with ``lower``)."""
+    d = np.arange(b, dtype=float)[None, :] - np.arange(b, dtype=float)[:, None]
+    m = np.exp(-t * np.abs(d))
+    if lower:
+        m[d < 0] = 0.0
+    return m
+
+
+def _block_max(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Largest entry of each row of a short-rowed matrix (column by column: a row reduction over
+    a few dozen entries costs numpy more per row than as many vector maxima)."""
+    m = x[:, 0].copy()
+    for j in range(1, x.shape[1]):
+        np.maximum(m, x[:, j], out=m)
+    return m
+
+
+def _running_log_sums(s: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    """``out[..., i] = log sum_{m <= i} exp(s[..., m] - t (i - m))`` along the last axis (each
+    row a sequence), as :func:`_decayed_log_cumsum`, for the carries of the blocked sums: in
+    blocks of b entries with ``t b <= 400``, each block in linear space relative to its largest
+    entry (one matrix product with ``e^{-t (i - m)}``), the carry between blocks by the same
+    function on the block ends (decay ``t b``); short rows and steep decays by doubling
+    (``log2`` rounds of ``out[i] = logaddexp(out[i], out[i - d] - t d)``, d = 1, 2, 4, ...).
+    A partial sum more than ``e^-700`` below its block's largest entry is lost; the mixtures
+    these carries enter are within ``e^-(t b + 50)`` of it over the block (a two-sided sum
+    changes by at most ``e^t`` per output), so the loss is below ``e^-250`` relative."""
+    K, N = s.shape
+    b = min(64, int(_RUNNING_DECAY // t))
+    if b < 2 or N <= 256:
+        out = s.copy()
+        d = 1
+        while d < N:
+            np.logaddexp(out[:, d:], out[:, :-d] - t * d, out=out[:, d:])
+            d *= 2
+        return out
+    nb = -(-N // b)
+    S = np.full((K, nb * b), _NEG)
+    S[:, :N] = s
+    S = S.reshape(K * nb, b)
+    m_raw = _block_max(S)
+    m = np.where(np.isfinite(m_raw), m_raw, 0.0)
+    local = np.exp(S - m[:, None]) @ _decay_matrix(b, t, True)
+    with np.errstate(divide="ignore"):
+        ends = (m + np.log(local[:, -1])).reshape(K, nb)
+    carry = np.full((K, nb), _NEG)
+    carry[:, 1:] = _running_log_sums(ends[:, :-1], t * b)      # everything up to the end of block i - 1
+    carry = carry.ravel()
+    top = np.maximum(m_raw, carry)
+    top = np.where(np.isfinite(top), top, 0.0)
+    j = np.arange(b, dtype=float)
+    total = local * np.exp(m_raw - top)[:, None] + np.exp(carry - top)[:, None] * np.exp(-t * (j + 1.0))[None, :]
+    with np.errstate(divide="ignore"):
+        out = np.log(total) + top[:, None]
+    return out.reshape(K, nb * b)[:, :N]
+
+
+#: outputs per chunk of the blocked two-sided sums (the working arrays of a chunk stay in cache)
+_CHUNK = 1 << 15
+
+
+def _block_terms(x: NDArray[np.float64], start: int, b: int, c0: int, c1: int) -> NDArray[np.float64]:
+    """``x[i b + j - start]`` at row ``i - c0``, column j, for the blocks ``c0 <= i < c1`` (-inf
+    outside x): a view of x where the blocks lie inside it, else a padded copy."""
+    lo, hi = c0 * b - start, c1 * b - start
+    if lo >= 0 and hi <= x.size:
+        return x[lo:hi].reshape(c1 - c0, b)
+    out = np.full((c1 - c0) * b, _NEG)
+    a, z = max(lo, 0), min(hi, x.size)
+    if z > a:
+        out[a - lo:z - lo] = x[a:z]
+    return out.reshape(c1 - c0, b)
+
+
+def _block_size(t: float) -> int:
+    """Outputs per block of the two-sided sums: 64, fewer where ``64 t > 50``."""
+    return int(min(64, max(1, _BLOCK_DECAY // t)))
+
+
+class _TwoSidedSums:
+    """``S(y) = sum_k exp(x[k - start] - t |y - k|)`` for the outputs y = 0..N-1 (x placed at
+    the counts ``start..start + x.size - 1``), delivered block by block as ``G e^R``.
+
+    Blocks of b outputs with ``t b <= 50`` (output ``y = i b + j`` in row i, column j): the
+    terms of a block in linear space relative to its largest m, ``e^{x - m}``; the sums of all
+    earlier (later) blocks
+    at the block's first (last) output, two carries in log-space (:func:`_running_log_sums` over
+    the blocks, decay ``t b``), from each block's own sums at those outputs (``ends``, computed by
+    :func:`_two_sided_pair`); then one matrix product per group of blocks gives its outputs: the
+    in-block sums with ``e^{-t |j - j'|}`` plus the carries decayed by ``e^{-t j}`` and
+    ``e^{-t (b - 1 - j)}``. The reference R of a block is m unless a carry exceeds it by more than
+    ``e^500`` (then the carry). A two-sided sum changes by at most ``e^t`` per output, so over a
+    block G stays within ``[e^{-t b}, e^500 (b + 2)]``: no underflow or overflow, and a term more
+    than ``e^-700`` below R (lost to underflow) is below ``e^-600`` of every sum of its block.
+    The terms are recomputed for the groups asked for rather than stored."""
+
+    def __init__(self, x: NDArray[np.float64], start: int, N: int, t: float,
+                 m_raw: NDArray[np.float64], ends: NDArray[np.float64], left: NDArray[np.float64],
+                 right: NDArray[np.float64]):
+        b = _block_size(t)
+        nb = -(-N // b)
+        self.x, self.start, self.b, self.blocks = x, start, b, nb
+        self.m = np.where(np.isfinite(m_raw), m_raw, 0.0)
+        carry = np.maximum(left, right)
+        self.carry_log = np.stack([left, right])
+        rescale = ~(carry <= m_raw + 500.0)             # a carry far above the block (or no term)
+        top = np.where(rescale, np.maximum(carry, m_raw), m_raw)
+        self.top = np.where(np.isfinite(top), top, 0.0)
+        self.scale = np.exp(m_raw - self.top) if rescale.any() else None
+        self.carries = np.exp(self.carry_log - self.top)
+        j = np.arange(b, dtype=float)
+        self.matrix = np.empty((b, b + 2))
+        self.matrix[:, :b] = _decay_matrix(b, t, False)
+        self.matrix[:, b] = np.exp(-t * j)
+        self.matrix[:, b + 1] = np.exp(-t * (b - 1.0 - j))
+
+    def chunk(self, c0: int, c1: int) -> NDArray[np.float64]:
+        """``G`` for the blocks ``c0 <= i < c1`` (shape (blocks, b))."""
+        b = self.b
+        terms = np.subtract(_block_terms(self.x, self.start, b, c0, c1), self.m[c0:c1, None])
+        np.exp(terms, out=terms)
+        if self.scale is not None:
+            terms *= self.scale[c0:c1, None]
+        out = terms @ self.matrix[:, :b].T
+        out += self.carries[:, c0:c1].T @ self.matrix[:, b:].T
+        return out
+
+
+def _two_sided_pair(xh: NDArray[np.float64], h_start: int, xg: NDArray[np.float64], g_start: int,
+                    N: int, t: float):
+    """Both laws' :class:`_TwoSidedSums` from one pass over the counts in chunks, and for each
+    block the largest and smallest ``x_h(k) - x_g(k)`` over its counts (+inf where only h has
+    a term, ignored where neither has)."""
+    b = _block_size(t)
+    nb = -(-N // b)
+    step = max(1, _CHUNK // b)
+    j = np.arange(b, dtype=float)
+    to_ends = np.stack([np.exp(-t * (b - j)), np.exp(-t * (j + 1.0))])   # to y = (i+1) b and i b - 1
+    m_raw = np.empty((2, nb))
+    ends = np.empty((2, nb, 2))
+    diff = np.empty((2, nb))
+    bufs = np.empty((3, step, b))
+    for c0 in range(0, nb, step):
+        c1 = min(nb, c0 + step)
+        th = _block_terms(xh, h_start, b, c0, c1)
+        tg = _block_terms(xg, g_start, b, c0, c1)
+        with np.errstate(invalid="ignore"):
+            d = np.subtract(th, tg, out=bufs[2, :c1 - c0])      # NaN where neither has a term
+        np.fmax.reduce(d, axis=1, out=diff[0, c0:c1])
+        np.fmin.reduce(d, axis=1, out=diff[1, c0:c1])
+        for a, x in enumerate((th, tg)):
+            top = x.max(axis=1, out=m_raw[a, c0:c1])
+            terms = np.subtract(x, np.where(np.isfinite(top), top, 0.0)[:, None], out=bufs[a, :c1 - c0])
+            np.exp(terms, out=terms)
+            np.matmul(terms, to_ends.T, out=ends[a, c0:c1])
+    with np.errstate(divide="ignore"):
+        np.log(ends, out=ends)
+    ends = ends.transpose(0, 2, 1) + np.where(np.isfinite(m_raw), m_raw, 0.0)[:, None, :]
+    # carries: the earlier blocks' sums at each block's first output, the later ones' at its last
+    left = np.full((2, nb), _NEG)
+    right = np.full((2, nb), _NEG)
+    if nb > 1:
+        runs = _running_log_sums(np.concatenate([ends[:, 0, :-1], ends[:, 1, :0:-1]]), t * b)
+        left[:, 1:] = runs[:2]
+        right[:, :-1] = runs[2:, ::-1]
+    return (_TwoSidedSums(xh, h_start, N, t, m_raw[0], ends[0], left[0], right[0]),
+            _TwoSidedSums(xg, g_start, N, t, m_raw[1], ends[1], left[1], right[1]),
+            np.where(np.isnan(diff[0]), _NEG, diff[0]), np.where(np.isnan(diff[1]), np.inf, diff[1]))
 
 
 def randomized_response(n: int, epsilon: float, K: int = 2) -> FiniteChannel:
@@ -675,8 +906,22 @@ def _log_record_joint(model: DataModel, i: int) -> tuple[NDArray[np.float64], ND
     one the log-probabilities reshaped to ``(K**i, K, K**(n-1-i))``. Also ``log pi(x_i = a)``."""
     if model.exchangeable:
         lc = log_binomial_coefficients(model.n - 1)
-        joint = np.stack([lc + model.log_weights[:-1], lc + model.log_weights[1:]])
-        return joint, _lse(joint, axis=1)
+        joint = np.empty((2, model.n))
+        np.add(lc, model.log_weights[:-1], out=joint[0])
+        np.add(lc, model.log_weights[1:], out=joint[1])
+        top = joint.max(axis=1)
+        top = np.where(np.isfinite(top), top, 0.0)
+        total = np.zeros(2)
+        work = np.empty(min(model.n, 1 << 15))           # in chunks that stay in cache
+        for start in range(0, model.n, work.size):
+            for a in range(2):
+                chunk = joint[a, start:start + work.size]
+                part = work[:chunk.size]
+                np.subtract(chunk, top[a], out=part)
+                np.exp(part, out=part)
+                total[a] += part.sum()
+        with np.errstate(divide="ignore"):
+            return joint, np.log(total) + top
     K, n = model.K, model.n
     lp = model.log_prob.reshape(K ** i, K, K ** (n - 1 - i))
     return lp, _lse(lp, axis=(0, 2))
@@ -870,7 +1115,21 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     of ``x_i = a`` against ``x_i = b`` away from the prior odds. By Bayes' rule the odds move by
     ``mu_{i,a}(y) / mu_{i,b}(y)``, so this is ``max_{a,b,y} log mu_{i,a}(y) / mu_{i,b}(y)``: the
     Pufferfish loss with the single scenario ``model`` (:func:`pufferfish_loss`) and the leakage
-    capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`)."""
+    capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`).
+
+    For a :class:`GeometricCount` under an exchangeable model (epsilon up to 12.5) the laws are
+    not formed: the range of ``log mu_{i,1}(y) / mu_{i,0}(y)`` over the outputs comes from
+    :meth:`GeometricCount.log_ratio_range`, O(n) without a logarithm per output."""
+    if isinstance(channel, GeometricCount) and isinstance(model, DataModel) and model.exchangeable \
+            and channel.epsilon * 4 <= _BLOCK_DECAY:
+        _check_pair(channel, model)
+        i = v.integer("i", i, low=0, high=channel.n - 1)
+        joint, marg = _log_record_joint(model, i)
+        if np.isfinite(marg).all():
+            # log mu_1(y) / mu_0(y): the mixtures of the counts k = j + 1 and k = j, less the prior odds
+            hi, lo = channel.log_ratio_range(joint[1], joint[0], 1, 0)
+            odds = float(marg[1] - marg[0])
+            return float(max(hi - odds, odds - lo, 0.0))
     laws, marg = _log_laws(channel, model, i)
     return _max_log_ratio(laws, _present(marg))
 

@@ -280,8 +280,7 @@ def laplace_delta(epsilon: ArrayLike, mechanism_epsilon: ArrayLike) -> NDArray[n
     np.minimum(out, 0.0, out=out)
     out *= 0.5
     np.expm1(out, out=out)
-    np.negative(out, out=out)
-    out += 0.0                   # -0.0 (eps >= eps0) becomes 0.0
+    np.subtract(0.0, out, out=out)       # -expm1, with 0.0 (not -0.0) where eps >= eps0
     return out
 
 

@@ -13,8 +13,10 @@ from privlib.verify.source_mutants import edit
 from privlib.verify.notions._routes import (
     _bf_posterior_odds_change,
     _databases,
+    _carries_left_out,
     _ends_left_out,
     _posterior_odds,
+    _ratio_ends_left_out,
     _weights_unshifted,
 )
 
@@ -29,7 +31,7 @@ def clones_reach_n_eps(epsilon: float = 0.002, n_large: int = 1_000_000, n_small
     return close(vals, [n_large * epsilon, n_small * small_eps], rtol=1e-8, detail="clones: n epsilon")
 
 
-clones_reach_n_eps.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
+clones_reach_n_eps.mutant("notions.GeometricCount.log_ratio_range", "the clamped end outputs left out")(_ratio_ends_left_out)
 
 
 clones_reach_n_eps.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
@@ -66,7 +68,10 @@ def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_e
                   close(ours_c, theirs_c, rtol=1e-10, detail="ferromagnetic Ising chains, 8 records"))
 
 
-geometric_attains_worst_case.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
+geometric_attains_worst_case.mutant("notions.GeometricCount.log_ratio_range", "the clamped end outputs left out")(_ratio_ends_left_out)
+
+
+geometric_attains_worst_case.mutant("notions._TwoSidedSums.chunk", "the sums of the other blocks left out (no carries)")(_carries_left_out)
 
 
 geometric_attains_worst_case.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
