@@ -11,6 +11,7 @@ from privlib.verify.networked_inferential_privacy._routes import (
     _random_ising,
     _unnormalised,
 )
+from privlib.verify.source_mutants import edit
 
 
 @claim("003/eq-19", item="Remark 3.7 and eq. (19)",
@@ -44,7 +45,7 @@ eq_19.mutant("affiliation.inferential_privacy", "posterior odds not divided by t
 
 @claim("003/trees-bp", item="Appendix A.2 (Zeus tree)",
        statement="On an Ising tree the worst case for the root is twice its cavity field under the field $\\varepsilon/2$, computed by belief propagation; on complete trees by the closed depth recursion.",
-       method="formula (6) by enumeration of all $2^n$ databases of the binary tree of depth 3 (15 nodes), the ternary tree of depth 2 (13 nodes) and a random tree of 14 nodes, for agreement probabilities $p = 0.55, 0.7, 0.9$, against tree_inferential_privacy and complete_tree_inferential_privacy")
+       method="formula (6) by enumeration of all $2^n$ databases of the binary tree of depth 3 (15 nodes), the ternary tree of depth 2 (13 nodes) and a random tree of 14 nodes, for agreement probabilities $p = 0.55, 0.7, 0.9$, against tree_inferential_privacy and complete_tree_inferential_privacy; a tree of one node (a lone record: $\\nu = \\varepsilon$) against its enumeration")
 def trees_bp(epsilon: float = 0.3, seed: int = 7) -> Evidence:
     rng = np.random.default_rng(seed)
     random_tree = np.concatenate([[-1], [int(rng.integers(v)) for v in range(1, 14)]])
@@ -60,6 +61,9 @@ def trees_bp(epsilon: float = 0.3, seed: int = 7) -> Evidence:
             if b is not None:
                 closed.append(affiliation.complete_tree_inferential_privacy(b, depth, beta, epsilon))
                 closed_ref.append(exact)
+    lone = affiliation.ising_prior(1, [], 0.0)   # one record, no edges
+    observed.append(affiliation.tree_inferential_privacy(np.array([-1]), 0.5, epsilon))
+    reference.append(affiliation.inferential_privacy(lone, epsilon, 0))
     return all_of(close(observed, reference, atol=1e-10, rtol=0.0, detail="belief propagation against enumeration"),
                   close(closed, closed_ref, atol=1e-10, rtol=0.0, detail="closed depth recursion against enumeration"))
 
@@ -67,6 +71,11 @@ def trees_bp(epsilon: float = 0.3, seed: int = 7) -> Evidence:
 @trees_bp.mutant("affiliation.tree_inferential_privacy", "field eps at every node (eps instead of eps/2)")
 def _(tree_inferential_privacy):
     return lambda parents, beta, eps: tree_inferential_privacy(parents, beta, 2 * eps) / 2 + eps / 2
+
+
+@trees_bp.mutant("affiliation.tree_inferential_privacy", "a tree of one node: nu = eps/2 (the field, not twice it)")
+def _(tree_inferential_privacy):
+    return edit("if parents.size == 1:\n        return 2.0 * h", "if parents.size == 1:\n        return h")(tree_inferential_privacy)
 
 
 @trees_bp.mutant("affiliation.tree_inferential_privacy", "nu = H_root (the factor 2 dropped)")

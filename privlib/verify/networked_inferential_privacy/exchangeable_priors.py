@@ -13,7 +13,7 @@ from privlib.verify.networked_inferential_privacy._routes import _reference_wors
 @claim("003/exchangeable-lp", item="Theorem 3.4 (exchangeable priors, LP reduced by symmetry)",
        checks=("affiliation.exchangeable_worst_case_lp",),
        statement="For an exchangeable affiliated prior (a Beta mixture of i.i.d. bits) the worst case over all $\\varepsilon$-DP mechanisms equals formula (6); averaging a mechanism over the permutations of the other records reduces the LP to $2n$ variables indexed by ($x_i$, number of ones among the others) without changing its value.",
-       method="exchangeable_worst_case_lp against exchangeable_inferential_privacy for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at $n$ = 10, 50, 300 and $\\varepsilon$ = 0.05, 0.3, 2, 10; both against a plain LP over all $2^8$ databases for an affiliated and a non-affiliated exchangeable prior, and the exactly-$m$-ones prior against $2\\varepsilon$")
+       method="exchangeable_worst_case_lp against exchangeable_inferential_privacy for Beta(2, 0.5) and Beta(0.3, 0.3) mixtures at $n$ = 10, 50, 300 and $\\varepsilon$ = 0.05, 0.3, 2, 10; both against a plain LP over all $2^8$ databases for an affiliated and a non-affiliated exchangeable prior, and the exactly-$m$-ones prior against $2\\varepsilon$; at $\\varepsilon = 0$ formula (6) and the full LP against 0; i.i.d. bits of probability $e^{-40}/(1 + e^{-40})$ ($n = 50$: the record is independent of the others) against $\\varepsilon$")
 def exchangeable_lp(n_max: int = 300) -> Evidence:
     observed, reference = [], []
     for n in sorted({10, 50, n_max}):
@@ -30,12 +30,20 @@ def exchangeable_lp(n_max: int = 300) -> Evidence:
         reduced.append(affiliation.exchangeable_worst_case_lp(log_w, 0.3))
         full.append(_reference_worst_case(np.exp(log_w[weight]), 0.3, 0))
         formula.append(affiliation.exchangeable_inferential_privacy(log_w, 0.3))
+    # eps = 0: no mechanism moves the odds (formula and full LP); i.i.d. bits of probability
+    # e^-40 / (1 + e^-40) (all-zeros nearly certain): the record is independent, worst case eps
+    at_zero = [affiliation.exchangeable_inferential_privacy(affiliation.beta_binomial_log_weights(n, 2.0, 0.5), 0.0),
+               _reference_worst_case(np.exp(affiliation.beta_binomial_log_weights(n, 2.0, 0.5)[weight]), 0.0, 0)]
+    iid = [affiliation.exchangeable_inferential_privacy(-40.0 * np.arange(51.0), e) for e in (0.05, 0.3, 2.0)]
     m_ones = np.where(np.arange(41) == 12, 0.0, -np.inf)
     return all_of(close(observed, reference, atol=1e-8, rtol=0.0, detail="reduced LP against formula (6), affiliated priors"),
                   close(reduced, full, atol=1e-8, rtol=0.0, detail="reduced LP against the full LP at n = 8"),
                   close([affiliation.exchangeable_worst_case_lp(m_ones, e) for e in (0.3, 3.0)], [0.6, 6.0], atol=1e-8, rtol=0.0,
                         detail="exactly 12 ones among 40: worst case 2 eps"),
-                  at_most(formula[1] + 0.05, full[1], atol=0.0, detail="non-affiliated prior: formula (6) + 0.05 <= worst case"))
+                  at_most(formula[1] + 0.05, full[1], atol=0.0, detail="non-affiliated prior: formula (6) + 0.05 <= worst case"),
+                  close(at_zero, [0.0, 0.0], atol=1e-9, rtol=0.0, detail="eps = 0: formula (6) and the full LP are 0"),
+                  close(iid, [0.05, 0.3, 2.0], atol=0.0, rtol=1e-12,
+                        detail="i.i.d. bits, all-zeros nearly certain (n = 50): the independent record's worst case is eps"))
 
 
 @exchangeable_lp.mutant("affiliation.exchangeable_inferential_privacy", "binomial multiplicities C(n, k) dropped")

@@ -6,7 +6,7 @@ import numpy as np
 from scipy import optimize
 
 from privlib.papers import affiliation
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
 from privlib.verify.networked_inferential_privacy._routes import _balls_limit, _mp_tree
 from privlib.verify.source_mutants import edit
 
@@ -68,7 +68,7 @@ def _(regular_tree_sup):
 
 @claim("003/thm-a-2", item="Theorem A.2 part 1 (phase transition on trees)",
        statement="On trees of maximum degree $D$ the worst case $\\nu_F(\\varepsilon)$ vanishes with $\\varepsilon$ when $(D-1)\\tanh\\beta < 1$, and stays above $\\nu_0 = 2D\\,u(H_0) > 0$ for every $\\varepsilon > 0$ when $(D-1)\\tanh\\beta > 1$: no smaller $\\nu$ is differentially enforceable (for $D = 2$, $(D-1)\\tanh\\beta < 1$ always: no transition).",
-       method="regular_tree_sup and tree_spontaneous_privacy against the finite trees themselves, not the fixed-point equation: the root's worst case on balls of the $D$-regular tree computed level by level until it stops moving (free boundary, increasing to the sup; all leaves pinned at $\\varepsilon = 0$, decreasing to $\\nu_0$), for $D$ = the given degree and 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times; for $D = 2$ subcritical values only) and $\\varepsilon$ from $10^{-8}$ to 1; $\\nu_0$ = 0 below criticality and positive above it; balls of radius 4 (members of the family, by tree_inferential_privacy) below the sup")
+       method="regular_tree_sup and tree_spontaneous_privacy against the finite trees themselves, not the fixed-point equation: the root's worst case on balls of the $D$-regular tree computed level by level until it stops moving (free boundary, increasing to the sup; all leaves pinned at $\\varepsilon = 0$, decreasing to $\\nu_0$), for $D$ = the given degree and 4, $\\tanh\\beta$ from 0.6 to 1.4 times critical (including 0.999 and 1.001 times; for $D = 2$ subcritical values only) and $\\varepsilon$ from $10^{-8}$ to 1, with the boundary cases $\\varepsilon = 0$ (the value 0) and $\\beta = 0$ (the value $\\varepsilon$); $\\nu_0$ = 0 below criticality and positive above it; balls of radius 4 (members of the family, by tree_inferential_privacy, against their own level recursion; $D = 4$ also at $\\tanh\\beta = 0.9$) below the sup; at $\\beta = 20$, where $\\tanh\\beta$ is 1 in double precision and the balls cannot be iterated in it (and at $D = 3$, $\\beta = 5.01$, $\\varepsilon = 100$), the sup and $\\nu_0$ against the fixed point solved in 40-digit arithmetic")
 def thm_a_2(degree: int = 3) -> Evidence:
     cases, spont_cases, supercritical = [], [], []
     for d in sorted({degree, 4}):
@@ -80,6 +80,7 @@ def thm_a_2(degree: int = 3) -> Evidence:
                 cases.append((d, beta, eps))
             spont_cases.append((d, beta))
             supercritical.append((d - 1) * np.tanh(beta) > 1)
+        cases += [(d, 0.0, 0.3), (d, float(np.arctanh(1.2 * critical if d > 2 else 0.5)), 0.0)]  # beta = 0, eps = 0
     d, beta, eps = (np.array(c) for c in zip(*cases))
     ours = [affiliation.regular_tree_sup(int(a), b, e) for a, b, e in cases]
     balls = _balls_limit(d, beta, eps)
@@ -90,9 +91,10 @@ def thm_a_2(degree: int = 3) -> Evidence:
     sub_ref = pinned[~supercritical]
     # members of the family: balls of radius 4 of the D-regular tree (root with D children, every
     # other inner node D - 1), by tree_inferential_privacy, at most the sup over the family
-    members, member_sups = [], []
-    for d_ in sorted({degree, 4}):
-        beta_ = float(np.arctanh(min(1.2 / (d_ - 1), 0.99)))
+    members, member_sups, member_balls = [], [], []
+    # D = 4 gives 161 nodes, solved level by level; tanh(beta) = 0.9 makes its messages take the
+    # log-cosh form (tanh(beta) tanh(H) above 1/2)
+    for d_, beta_ in [(d_, float(np.arctanh(min(1.2 / (d_ - 1), 0.99)))) for d_ in sorted({degree, 4})] + [(4, float(np.arctanh(0.9)))]:
         parents, frontier = [-1], [0]
         for _ in range(4):
             new = []
@@ -103,12 +105,24 @@ def thm_a_2(degree: int = 3) -> Evidence:
             frontier = new
         members.append(affiliation.tree_inferential_privacy(np.array(parents), beta_, 0.1))
         member_sups.append(affiliation.regular_tree_sup(d_, beta_, 0.1))
-    return all_of(close(ours, balls, rtol=1e-9, atol=0.0, detail="regular_tree_sup against the limit of free balls"),
+        member_balls.append(float(_balls_limit(np.array([d_]), np.array([beta_]), np.array([0.1]), levels=3)[0]))
+    # beta = 20: tanh(beta) rounds to 1 and the fixed point's bracket top is a root in doubles
+    # (and at D = 3, beta = 5.01, eps = 100 the map minus the identity rounds above 0 at the top)
+    strong = [affiliation.regular_tree_sup(degree, 20.0, 0.1), affiliation.regular_tree_sup(3, 5.01, 100.0)]
+    strong_ref = [_mp_tree(degree, 20.0, 0.1), _mp_tree(3, 5.01, 100.0)]
+    if degree > 2:
+        strong.append(affiliation.tree_spontaneous_privacy(degree, 20.0))
+        strong_ref.append(_mp_tree(degree, 20.0, 0.0, spontaneous=True))
+    return all_of(close(ours, balls, rtol=1e-9, atol=1e-300, detail="regular_tree_sup against the limit of free balls"),
+                  close(strong, strong_ref, rtol=1e-12, atol=0.0,
+                        detail="strong coupling (beta = 20; 5.01 at eps = 100): the sup and nu_0 against the 40-digit fixed point"),
                   close(spont[supercritical], pinned[supercritical], rtol=1e-9, atol=0.0,
                         detail="tree_spontaneous_privacy against the limit of pinned balls (supercritical)")
                   if supercritical.any() else holds(True, detail="no supercritical coupling at D = 2"),
                   close(spont[~supercritical], sub_ref, atol=1e-12, rtol=0.0,
                         detail="subcritical: nu_0 = 0 (the pinned balls decrease to 0)"),
+                  close(members, member_balls, rtol=1e-12, atol=0.0,
+                        detail="tree_inferential_privacy on balls of radius 4 against their level recursion"),
                   at_most(members, member_sups, atol=1e-12, detail="balls of radius 4 (members of the family) below the sup"),
                   holds(bool((spont[supercritical] > 0).all()), observed=float(spont[supercritical].min()) if supercritical.any() else 0.0,
                         reference=0.0, detail="smallest supercritical nu_0 is positive"))
@@ -118,6 +132,21 @@ def thm_a_2(degree: int = 3) -> Evidence:
 def _(regular_tree_sup):
     return edit("return float(2.0 * (h + d * _u_scalar(field, beta, t)))",
                 "return float(2.0 * (d * _u_scalar(field, beta, t)))")(regular_tree_sup)
+
+
+@thm_a_2.mutant("affiliation.regular_tree_sup", "beta = 0 read as eps/2 (the field, not twice it)")
+def _(regular_tree_sup):
+    return edit("return 2.0 * h\n", "return h\n")(regular_tree_sup)
+
+
+@thm_a_2.mutant("affiliation.regular_tree_sup", "u(top) rounding to beta: the bracket's bottom taken for the root")
+def _(regular_tree_sup):
+    return edit("        field = top\n", "        field = h\n")(regular_tree_sup)
+
+
+@thm_a_2.mutant("affiliation.tree_spontaneous_privacy", "u(top) rounding to beta: the bracket's bottom taken for the root")
+def _(tree_spontaneous_privacy):
+    return edit("        field = top\n", "        field = low\n")(tree_spontaneous_privacy)
 
 
 @thm_a_2.mutant("affiliation.tree_spontaneous_privacy", "D - 1 terms at the root (the cavity field, not the root's)")
@@ -174,9 +203,23 @@ def _(tree_enforceability_bound):
     return lambda d, beta, eps: tree_enforceability_bound(d, beta, eps) * 2 / (1 + np.tanh(beta))
 
 
+@reference
+def _mp_onsager(beta: float) -> float:
+    """``log((1 + m*) / (1 - m*))`` with ``m* = (1 - sinh(2 beta)^-4)^(1/8)`` (0 where
+    ``sinh(2 beta) <= 1``), in 60-digit arithmetic straight from the formula."""
+    import mpmath as mp
+
+    with mp.workdps(60):
+        s = mp.sinh(2 * mp.mpf(beta)) ** -4
+        if s >= 1:
+            return 0.0
+        m = (1 - s) ** (mp.mpf(1) / 8)
+        return float(mp.log((1 + m) / (1 - m)))
+
+
 @claim("003/thm-a-2-lattice", item="Theorem A.2 part 2 (2-D lattice)", kind="illustrated",
        statement="On finite subgraphs of $\\mathbb Z^2$ with $\\beta$ above $\\beta_c = \\tfrac12\\log(1 + \\sqrt2)$ the worst case is at least $\\log\\frac{1 + m^*}{1 - m^*}$, $m^* = (1 - \\sinh^{-4} 2\\beta)^{1/8}$, for every $\\varepsilon > 0$: no DP level enforces a smaller $\\nu$ (statement reconstructed: the text we work from breaks off in this theorem).",
-       method="onsager_bound against the plus-boundary boxes of lattice_centre_privacy (3x3, 3x4, 4x4), upper bounds on every finite subgraph containing them, down to $\\varepsilon = 10^{-6}$: the bound must lie below each and the boxes must decrease towards it; free 3x3 and 3x4 boxes (members of the family) reach the bound above a threshold $\\varepsilon$ that falls as the box grows. Illustrated: no finite computation reaches the infinite lattice, and a lower bound for $m^*$ is not computed")
+       method="onsager_bound against the plus-boundary boxes of lattice_centre_privacy (3x3, 3x4, 4x4), upper bounds on every finite subgraph containing them, down to $\\varepsilon = 10^{-6}$: the bound must lie below each and the boxes must decrease towards it; free 3x3 and 3x4 boxes (members of the family) reach the bound above a threshold $\\varepsilon$ that falls as the box grows; onsager_bound against $m^*$ evaluated in 60-digit arithmetic at $\\beta$ = 0.3 and $\\beta_c$ (the value 0), 0.5, 1, 3 and 6 (where $\\sinh^{-4} 2\\beta$ is below $10^{-8}$ and $1 - m^*$ is below $10^{-20}$). Illustrated: no finite computation reaches the infinite lattice, and a lower bound for $m^*$ is not computed")
 def thm_a_2_lattice(beta: float = 0.6) -> Evidence:
     beta_c = np.log(1 + np.sqrt(2)) / 2
     if beta <= beta_c:
@@ -192,6 +235,18 @@ def thm_a_2_lattice(beta: float = 0.6) -> Evidence:
             top *= 2.0
         thresholds.append(optimize.brentq(lambda e: affiliation.lattice_centre_privacy(rows, cols, beta, e, "free") - bound,
                                           1e-3, top, xtol=1e-6))
-    return all_of(at_most([bound] * 3, upper, atol=0.0, detail="Onsager bound <= plus-boundary boxes 3x3, 3x4, 4x4"),
+    ours, onsager = [], []
+    for b in (0.3, float(beta_c), 0.5, 1.0, 3.0, 6.0):
+        ours.append(affiliation.onsager_bound(b))
+        onsager.append(_mp_onsager(b))
+    return all_of(close(ours, onsager, rtol=1e-12, atol=1e-300,
+                        detail="onsager_bound against m* in 60-digit arithmetic, beta = 0.3 to 6"),
+                  at_most([bound] * 3, upper, atol=0.0, detail="Onsager bound <= plus-boundary boxes 3x3, 3x4, 4x4"),
                   at_most(upper[1:], upper[:-1], atol=0.0, detail="plus-boundary boxes decrease as they grow"),
                   at_most(thresholds[1], thresholds[0], atol=0.0, detail="threshold eps of the free 3x4 box <= that of 3x3"))
+
+
+@thm_a_2_lattice.mutant("affiliation.onsager_bound", "strong coupling: 1 - m* read as sinh(2 beta)^-4 (the 1/8 of the expansion dropped)")
+def _(onsager_bound):
+    return edit("log_q = log_s - math.log(8.0) + math.log1p(7 * s / 16)",
+                "log_q = log_s + math.log1p(7 * s / 16)")(onsager_bound)

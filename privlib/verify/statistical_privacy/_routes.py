@@ -224,3 +224,33 @@ def mp_pure_delta_window(eps: float, n: int, pi: float) -> float:
                 term_b, k, j = term_b * (size - k) * p / ((k + 1) * q), k + 1, j + 1
             out.append(total)
     return float(max(out))
+
+
+@reference
+def _mp_gaussian_noise_delta(eps: float, n: int, pi: float, scale: float) -> float:
+    """SP delta of the fraction of positives plus Gaussian noise in 50-digit arithmetic, both
+    directions: each is ``P_+[t, inf) - e^eps P_-[t, inf)`` at the root t of the log-likelihood
+    ratio minus eps (the optimal half-line), the mixtures summed over every count."""
+    out = []
+    with mpmath.workdps(50):
+        s, e = mpmath.mpf(scale), mpmath.mpf(eps)
+        for p in (mpmath.mpf(pi), 1 - mpmath.mpf(pi)):
+            w = [mpmath.binomial(n - 1, k) * p ** k * (1 - p) ** (n - 1 - k) for k in range(n)]
+
+            def density(t, shift, w=w):
+                return mpmath.fsum(w[k] * mpmath.npdf((t - mpmath.mpf(k + shift) / n) / s) for k in range(n))
+
+            def tail(t, shift, w=w):
+                return mpmath.fsum(w[k] * mpmath.ncdf(-(t - mpmath.mpf(k + shift) / n) / s) for k in range(n))
+
+            def excess(t):
+                return mpmath.log(density(t, 1)) - mpmath.log(density(t, 0)) - e
+
+            lo, hi = mpmath.mpf(-1), mpmath.mpf(1)
+            while excess(hi) < 0:
+                hi *= 2
+            while excess(lo) > 0:
+                lo *= 2
+            t = mpmath.findroot(excess, (lo, hi), solver="anderson")
+            out.append(max(tail(t, 1) - mpmath.exp(e) * tail(t, 0), 0))
+    return float(max(out))

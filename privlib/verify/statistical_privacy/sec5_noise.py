@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import integrate
+from scipy import integrate, stats
 
 from privlib.papers import statistical
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.source_mutants import edit
 from privlib.verify.statistical_privacy._routes import (
     _grid_delta,
     _grid_delta_bounded,
+    _mp_gaussian_noise_delta,
     _normal_pair_delta,
     _only_plus,
     _quad_delta,
@@ -18,7 +20,7 @@ from privlib.verify.statistical_privacy._routes import (
 
 @claim("004/noise-sp", item="Section 5 (SP with Gaussian and Laplace noise)",
        statement="With additive noise the likelihood ratio of the two output laws is monotone, so $\\delta$ is attained on a half-line found by one root search (`noise_delta`), in both directions.",
-       method="trapezoid integration (lattice-aligned grids, Richardson-extrapolated, 16 points per 1/n; tolerance twice the change from 8 points, plus 1e-7 relative and 1e-13 absolute) of the positive part of the two binomial mixtures of noise densities (n and 10 n), both directions, pi in {0.1, 0.5}")
+       method="trapezoid integration (lattice-aligned grids, Richardson-extrapolated, 16 points per 1/n; tolerance twice the change from 8 points, plus 1e-7 relative and 1e-13 absolute) of the positive part of the two binomial mixtures of noise densities (n and 10 n), both directions, pi in {0.1, 0.5}; Gaussian noise of standard deviation 10/n and 5/n at epsilon 2 and 3 (n = 30) (the optimal half-line more than 10 standard deviations above 1, delta below 1e-50) against the hockey stick at the likelihood-ratio root in 50-digit arithmetic; output_densities (both noises, both laws, pi in {0.1, 0.5}, 161 points) against the mixtures summed over every count with scipy's binomial and noise densities")
 def noise_sp(n: int = 30, epsilon: float = 0.05) -> Evidence:
     observed, reference, bound = [], [], []
     for size in (n, 10 * n):
@@ -29,8 +31,43 @@ def noise_sp(n: int = 30, epsilon: float = 0.05) -> Evidence:
                 value, error = _grid_delta_bounded(epsilon, size, pi, scale, noise, 8)
                 reference.append(value)
                 bound.append(error + 1e-7 * value)
-    return close(observed, reference, rtol=0.0, atol=bound,
-                 detail="noise_delta = grid integration within its error bound (twice its change under refinement)")
+    # n = 30, noise of standard deviation 10/n and 5/n at eps = 2, 3: the optimal half-line starts more than
+    # 10 standard deviations above 1 (delta below 1e-50), against 50-digit arithmetic
+    deep = [float(statistical.noise_delta(e, 30, pi, c / 30)) for e, pi, c in ((2.0, 0.5, 10.0), (3.0, 0.3, 5.0))]
+    deep_ref = [_mp_gaussian_noise_delta(e, 30, pi, c / 30) for e, pi, c in ((2.0, 0.5, 10.0), (3.0, 0.3, 5.0))]
+    # the two output densities (Section 5's binomial mixtures of shifted noise), both noises,
+    # against the mixture summed over every count with scipy's binomial and noise laws
+    dens, dens_ref = [], []
+    for noise, law in (("gaussian", stats.norm), ("laplace", stats.laplace)):
+        for pi in (0.1, 0.5):
+            scale = 1.5 / n
+            t = np.linspace(-0.3, 1.3, 161)
+            k = np.arange(n)
+            w = stats.binom.pmf(k, n - 1, pi)
+            for shift, got in zip((1, 0), statistical.output_densities(t, n, pi, scale, noise)):
+                dens.extend(got)
+                dens_ref.extend(law.pdf((t[:, None] - (k + shift) / n) / scale) @ w / scale)
+    return all_of(close(observed, reference, rtol=0.0, atol=bound,
+                        detail="noise_delta = grid integration within its error bound (twice its change under refinement)"),
+                  close(deep, deep_ref, rtol=1e-9, atol=0.0,
+                        detail="Gaussian, the half-line beyond 10 standard deviations: noise_delta against 50-digit arithmetic"),
+                  close(dens, dens_ref, rtol=1e-12, atol=1e-300,
+                        detail="output_densities p_+, p_- against the mixtures summed with scipy's laws"))
+
+
+@noise_sp.mutant("statistical.output_densities", "Gaussian p_+ centred at k/n (the critical entry's 1 dropped)")
+def _(output_densities):
+    return edit("(t[:, None] - (k + 1) / n) / scale), axis=1)", "(t[:, None] - k / n) / scale), axis=1)")(output_densities)
+
+
+@noise_sp.mutant("statistical.output_densities", "Laplace: p_- centred at (k + 1)/n like p_+")
+def _(output_densities):
+    return edit("centres=k / n)", "centres=(k + 1) / n)")(output_densities)
+
+
+@noise_sp.mutant("statistical._noise_deltas_plus", "the root's bracket never extended to the right of 1 + 1/n + 10 scale")
+def _(noise_deltas_plus):
+    return edit("while ratio(hi) < e:", "while False:")(noise_deltas_plus)
 
 
 @noise_sp.mutant("statistical.noise_delta", "one direction only (delta_+)")
@@ -50,13 +87,16 @@ def _(logpdf):
 
 @claim("004/lemma-5", item="Lemma 5",
        statement="Laplace noise of scale $\\psi$ gives pure $(1/(\\psi n), 0)$-SP, and no smaller $\\varepsilon$ has $\\delta = 0$.",
-       method="`laplace_sp_epsilon` and `noise_delta` at that epsilon, against adaptive quadrature of the positive part of the mixture densities at it (0) and at 0.999 of it (positive)")
+       method="`laplace_sp_epsilon` and `noise_delta` at that epsilon and at 1.5 times it, against adaptive quadrature of the positive part of the mixture densities there (0), and at 0.999 of it (positive)")
 def lemma_5(n: int = 30, pi: float = 0.3, nu: float = 2.0) -> Evidence:
     scale = nu / n
     eps0 = float(statistical.laplace_sp_epsilon(n, scale))
     at, below = _quad_delta(eps0, n, pi, scale, "laplace"), _quad_delta(0.999 * eps0, n, pi, scale, "laplace")
+    above = _quad_delta(1.5 * eps0, n, pi, scale, "laplace")
     return all_of(close([float(statistical.noise_delta(eps0, n, pi, scale, "laplace")), at], [0.0, 0.0], atol=1e-10,
                         detail="delta at 1/(psi n): privlib and quadrature"),
+                  close([float(statistical.noise_delta(1.5 * eps0, n, pi, scale, "laplace")), above], [0.0, 0.0], atol=1e-10,
+                        detail="delta at 1.5/(psi n): privlib and quadrature"),
                   at_most(1e-9, below, atol=0.0, detail="quadrature: delta at 0.999/(psi n) is positive"))
 
 
