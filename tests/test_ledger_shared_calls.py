@@ -1,6 +1,6 @@
-"""The ledger reuses, in a claim's mutant runs, the values of claim-module calls that did not reach
-any of the claim's mutant targets in its unmutated run; a call that reached one is recomputed, so
-every mutant still meets the mutated code."""
+"""The ledger reuses, in a claim's mutant runs, the values of calls that did not reach the mutant's
+target in the claim's unmutated run; a call that reached it is recomputed, so every mutant still
+meets the mutated code."""
 
 import sys
 import types
@@ -33,8 +33,10 @@ def test_calls_that_reach_a_target_are_recomputed_the_others_reused(monkeypatch)
     with claims._shared_references():
         with ledger._shared_calls(c, record=True):
             assert c().passed
-        stored = {key[2] for key in claims._REFERENCES if key[0] == "call"}
-        assert stored == {"plain"}  # via_target called hockey_stick, the mutant's target
+        reached = {key[2]: targets for key, (_, targets) in claims._REFERENCES.items() if key[0] == "call"}
+        assert reached["plain"] == frozenset()
+        assert reached["via_target"] == {"profiles.hockey_stick"}  # recomputed by that target's mutants
+        assert "hockey_stick" not in reached  # a mutant target is never stored
         with ledger._shared_calls(c, record=False):
             outcome = c.mutation_test()[0]
     assert outcome.killed and outcome.how == "FAILED"
