@@ -257,44 +257,122 @@ def _replaced(target: str, make: Callable[[Callable], Callable]) -> Iterator[Non
 # the privlib functions its mutants replace, so the ledger computes it once per claim: the first,
 # unmutated run stores each value of a function marked with :func:`reference`, and the claim's
 # mutant runs reuse them. The store is emptied between claims; outside the ledger it is off.
-_REFERENCES: dict[tuple, Any] | None = None
+# While the unmutated run lasts, each of the claim's mutant targets counts its calls, and a value
+# is stored with the targets its computation reached: a mutant run reuses it only if the target
+# that mutant replaces is not among them (the same call cannot reach the mutated code), so a
+# route that does call a mutated function is recomputed in that mutant's run.
+_REFERENCES: dict[tuple, tuple[Any, frozenset[str]]] | None = None
+#: in the ledger's unmutated run of a claim: calls so far of each of the claim's mutant targets
+_TARGET_CALLS: dict[str, int] | None = None
 _MUTATING = False
+#: in a mutant run: the target its mutant replaces
+_MUTANT_TARGET: str | None = None
 
 
 def _key(value: Any) -> Any:
-    """A hashable stand-in for an argument (arrays by dtype, shape and bytes)."""
+    """A hashable stand-in for an argument (arrays by dtype, shape and bytes; floats by their
+    bits, so 0.0 and -0.0 differ)."""
     if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise TypeError("an object array is not a value a reference is stored under")
         return ("ndarray", value.dtype.str, value.shape, value.tobytes())
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(_key(v) for v in value))
     if isinstance(value, dict):
         return ("dict", tuple(sorted((k, _key(v)) for k, v in value.items())))
-    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, Fraction, np.generic)):
+    if isinstance(value, float):
+        return ("float", value.hex())
+    if isinstance(value, complex):
+        return ("complex", value.real.hex(), value.imag.hex())
+    if isinstance(value, np.generic):
+        if value.dtype.hasobject:
+            raise TypeError("an object scalar is not a value a reference is stored under")
+        return ("generic", value.dtype.str, value.tobytes())
+    if value is None or isinstance(value, (bool, int, str, bytes, Fraction)):
         return (type(value).__name__, value)
     raise TypeError(f"{type(value).__name__} is not a value a reference is stored under")  # not stored
 
 
+#: the modules whose functions the ledger shares (their constants are part of every stored call's key)
+_SHARED_LAYERS = ("privlib.core.", "privlib.papers.", "privlib.verify.")
+_NOT_SHARED = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup",
+               "privlib.verify.source_mutants", "privlib.verify.ledger")
+_CONSTANTS: list[tuple[dict[str, Any], str]] = []
+#: per shared function (while the ledger runs one claim): [calls computed, seconds]; a function
+#: whose first calls were cheap runs as written for the rest of the claim (storing costs more)
+_COSTS: dict[tuple, list] = {}
+_CHEAP_CALLS, _CHEAP_SECONDS = 16, 2e-4
+
+
+def _shareable(modname: str) -> bool:
+    return modname.startswith(_SHARED_LAYERS) and modname not in _NOT_SHARED
+
+
+def _constants() -> list[tuple[dict[str, Any], str]]:
+    """The plain module-level values (numbers, strings, tuples) of the shared modules: a claim
+    that patches one (``mock.patch.object(statistical, "_MAX_GRID", 0)``) changes what the same
+    call computes, so their identities are part of a stored call's key."""
+    return [(vars(module), name) for modname, module in list(sys.modules.items())
+            if module is not None and _shareable(modname)
+            for name, value in list(vars(module).items())
+            if not name.startswith("__") and isinstance(value, (bool, int, float, complex, str, bytes, tuple, frozenset))]
+
+
+def _shared_call(name: tuple, func: Callable, args: tuple, kwargs: dict) -> Any:
+    """``func(*args, **kwargs)``, stored under ``name``, the arguments and the shared modules'
+    constants by the unmutated run (with the mutant targets it reached) and reused where that cannot
+    differ: by later calls of the unmutated run, and by the mutant runs whose target the stored
+    computation did not reach. Arguments that are not plain values (a random generator, an object)
+    are not stored under: such a call always runs."""
+    store, counts = _REFERENCES, _TARGET_CALLS
+    if store is None:
+        return func(*args, **kwargs)
+    cost = _COSTS.setdefault(name, [0, 0.0])
+    if cost[0] >= _CHEAP_CALLS and cost[1] < cost[0] * _CHEAP_SECONDS:
+        return func(*args, **kwargs)
+    try:
+        arguments = (_key(args), _key(kwargs))
+    except TypeError:
+        return func(*args, **kwargs)
+    key = (*name, tuple(id(namespace.get(const)) for namespace, const in _CONSTANTS), *arguments)
+    entry = store.get(key)
+    if entry is not None:
+        value, reached = entry
+        if not (_MUTATING and _MUTANT_TARGET in reached):
+            if counts is not None and not _MUTATING:
+                for target in reached:  # the enclosing calls reached these targets too
+                    counts[target] += 1
+            return copy.deepcopy(value)
+    start = time.perf_counter()
+    if _MUTATING:  # a mutant run reads stored values, never stores one
+        value = func(*args, **kwargs)
+        cost[0] += 1
+        cost[1] += time.perf_counter() - start
+        return value
+    before = dict(counts) if counts else {}
+    value = func(*args, **kwargs)
+    cost[0] += 1
+    cost[1] += time.perf_counter() - start
+    reached = frozenset(t for t, n in before.items() if counts[t] != n)
+    try:
+        if (_key(args), _key(kwargs)) == arguments:  # the call left its arguments as they were
+            store[key] = (copy.deepcopy(value), reached)
+    except Exception:  # noqa: BLE001 - a value that cannot be copied is not stored
+        pass
+    return value
+
+
 def reference(func: Callable) -> Callable:
-    """Mark a claim module's function as part of an independent route: it must not call the
-    privlib functions that the claims' mutants replace. While the ledger runs a claim and its
+    """Mark a claim module's function as part of an independent route: it does not call the
+    privlib functions that the claim's mutants replace. While the ledger runs a claim and its
     mutants, each value is computed once (by the unmutated run) and reused, as a copy, by the
-    mutant runs; elsewhere the function runs as written."""
+    mutant runs whose target it did not reach; elsewhere the function runs as written."""
 
     @functools.wraps(func)
     def shared(*args: Any, **kwargs: Any) -> Any:
-        store = _REFERENCES
-        if store is None:
+        if _REFERENCES is None:
             return func(*args, **kwargs)
-        try:
-            key = (func.__module__, func.__qualname__, _key(args), _key(kwargs))
-        except TypeError:
-            return func(*args, **kwargs)
-        if key in store:
-            return copy.deepcopy(store[key])
-        value = func(*args, **kwargs)
-        if not _MUTATING:
-            store[key] = copy.deepcopy(value)
-        return value
+        return _shared_call((func.__module__, func.__qualname__), func, args, kwargs)
 
     shared.is_reference = True  # type: ignore[attr-defined]
     return shared
@@ -303,13 +381,13 @@ def reference(func: Callable) -> Callable:
 @contextlib.contextmanager
 def _shared_references() -> Iterator[None]:
     """Within: values of :func:`reference` functions are stored and reused (one claim at a time)."""
-    global _REFERENCES
-    outer = _REFERENCES
-    _REFERENCES = {}
+    global _REFERENCES, _CONSTANTS, _COSTS
+    outer = _REFERENCES, _CONSTANTS, _COSTS
+    _REFERENCES, _CONSTANTS, _COSTS = {}, _constants(), {}
     try:
         yield
     finally:
-        _REFERENCES = outer
+        _REFERENCES, _CONSTANTS, _COSTS = outer
 
 
 @dataclass(frozen=True)
@@ -365,15 +443,16 @@ class Claim:
     def run_mutant(self, mutant: Mutant, **inputs: Any) -> MutantOutcome:
         """Run the claim with ``mutant`` in place of its target. The mutant is killed when the
         claim fails or raises (a check that crashes on a wrong function has noticed it)."""
-        global _MUTATING
-        outer, _MUTATING = _MUTATING, True  # a mutant run reads stored references, never stores one
+        global _MUTATING, _MUTANT_TARGET
+        outer = _MUTATING, _MUTANT_TARGET
+        _MUTATING, _MUTANT_TARGET = True, mutant.target  # a mutant run reads stored references, never stores one
         try:
             with _replaced(mutant.target, mutant.make), np.errstate(all="ignore"):
                 result = self(**inputs)
         except Exception as exc:  # noqa: BLE001 - any error of the mutated code kills the mutant
             return MutantOutcome(mutant.target, mutant.description, True, f"raised {type(exc).__name__}")
         finally:
-            _MUTATING = outer
+            _MUTATING, _MUTANT_TARGET = outer
         return MutantOutcome(mutant.target, mutant.description, not result.passed,
                              "FAILED" if not result.passed else "survived")
 

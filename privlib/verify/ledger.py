@@ -25,80 +25,84 @@ __all__ = ["LedgerEntry", "ledger", "ledger_entries", "ledger_markdown", "ledger
 
 
 # --- the ledger also shares what a claim computes without its mutants' targets --------------------
-# Besides the functions marked with :func:`reference`, every function of the claim modules
-# (privlib.verify's chapters) that the ledger's unmutated run of a claim calls with storable
-# arguments is shared with the claim's mutant runs when, during that call, none of the claim's
-# mutant targets ran (each target counts its calls while the unmutated run lasts): the same call
-# in a mutant run cannot reach the mutated code, so it returns the same value.
+# Besides the functions marked with :func:`reference`, every function of privlib's computing
+# layers (core, papers) and of the claim modules (privlib.verify's chapters) that the ledger's
+# unmutated run of a claim calls with storable arguments is stored with the claim's mutant targets
+# that ran during the call (each target counts its calls while the unmutated run lasts), and a
+# mutant run reuses the value unless its own target was among them: the same call in that mutant
+# run cannot reach the mutated code, so it returns the same value. The targets themselves are
+# never shared.
 
-_REGISTRY_MODULES = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup")
+_shareable = claims._shareable
 
 
-def _claim_module_functions() -> dict[int, tuple[Callable, list[tuple[Any, str]]]]:
-    """Every plain function of the claim modules, with the (module, name) places that hold it."""
+def _shared_functions(targets: set[int]) -> dict[int, tuple[Callable, list[tuple[Any, str]]]]:
+    """Every plain function of the shared layers (not a mutant target, given by ``id`` of the
+    unwrapped function, nor a :func:`reference`), with the (module, name) places that hold it."""
     found: dict[int, tuple[Callable, list[tuple[Any, str]]]] = {}
     for modname, module in list(sys.modules.items()):
-        if not modname.startswith("privlib.verify.") or modname in _REGISTRY_MODULES or module is None:
+        if module is None or not _shareable(modname):
             continue
         for attr, value in list(vars(module).items()):
-            if (inspect.isfunction(value) and value.__module__.startswith("privlib.verify.")
-                    and value.__module__ not in _REGISTRY_MODULES and not getattr(value, "is_reference", False)):
+            if (inspect.isfunction(value) and _shareable(value.__module__)
+                    and not getattr(value, "is_reference", False) and not inspect.isgeneratorfunction(value)
+                    and id(inspect.unwrap(value)) not in targets):
                 found.setdefault(id(value), (value, []))[1].append((module, attr))
     return found
+
+
+def _target_functions(c: claims.Claim) -> set[int]:
+    ids = set()
+    for m in c.mutants:
+        raw = claims._resolve(m.target)[2]
+        ids.add(id(getattr(raw, "__func__", raw)))
+    return ids
 
 
 @contextlib.contextmanager
 def _shared_calls(c: claims.Claim, *, record: bool) -> Iterator[None]:
     """Within (the ledger's runs of claim ``c``, inside ``claims._shared_references``): calls of the
-    claim modules' functions are stored (``record``, the unmutated run, while the claim's mutant
-    targets count their calls) or reused (mutant runs)."""
-    store = claims._REFERENCES
-    if store is None or not c.mutants:
+    shared functions are stored (``record``, the unmutated run, while the claim's mutant targets
+    count their calls) or reused (mutant runs)."""
+    if claims._REFERENCES is None or not c.mutants:
         yield
         return
-    calls = [0]
     patched: list[tuple[Any, str, Any]] = []
 
     def shared(func: Callable) -> Callable:
         @functools.wraps(func)
         def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                key = ("call", func.__module__, func.__qualname__, claims._key(args), claims._key(kwargs))
-            except TypeError:
-                return func(*args, **kwargs)
-            if key in store:
-                return copy.deepcopy(store[key])
-            before = calls[0]
-            value = func(*args, **kwargs)
-            if record and calls[0] == before:
-                try:
-                    store[key] = copy.deepcopy(value)
-                except Exception:  # noqa: BLE001 - a value that cannot be copied is not shared
-                    pass
-            return value
+            return claims._shared_call(("call", func.__module__, func.__qualname__), func, args, kwargs)
         return call
 
+    targets = _target_functions(c)
+    outer_counts = claims._TARGET_CALLS
     with contextlib.ExitStack() as stack:
         if record:
-            def counting(original: Callable) -> Callable:
-                @functools.wraps(original)
-                def counted(*args: Any, **kwargs: Any) -> Any:
-                    calls[0] += 1
-                    return original(*args, **kwargs)
-                return counted
-            for target in dict.fromkeys(m.target for m in c.mutants):
-                stack.enter_context(claims._replaced(target, counting))
+            counts = {m.target: 0 for m in c.mutants}
+
+            def counting(target: str) -> Callable[[Callable], Callable]:
+                def make(original: Callable) -> Callable:
+                    @functools.wraps(original)
+                    def counted(*args: Any, **kwargs: Any) -> Any:
+                        counts[target] += 1
+                        return original(*args, **kwargs)
+                    return counted
+                return make
+            for target in counts:
+                stack.enter_context(claims._replaced(target, counting(target)))
+            claims._TARGET_CALLS = counts
         try:
-            for func, places in _claim_module_functions().values():
+            for func, places in _shared_functions(targets).values():
                 wrapper = shared(func)
                 for module, attr in places:
                     patched.append((module, attr, func))
                     setattr(module, attr, wrapper)
             yield
         finally:
-            for module, attr, func in patched:
+            claims._TARGET_CALLS = outer_counts
+            for module, attr, func in reversed(patched):
                 setattr(module, attr, func)
-
 
 
 @dataclass(frozen=True)
@@ -126,15 +130,15 @@ class LedgerEntry:
                 "verdict": r.evidence.verdict()}
 
 
-def ledger_entries(paper: str | None = None, *, mutants: bool = True) -> list[LedgerEntry]:
+def ledger_entries(paper: str | None = None, *, mutants: bool = True, shared: bool = True) -> list[LedgerEntry]:
     """Run every claim (of one paper if given) and, unless ``mutants`` is false, each of its
-    mutants."""
+    mutants. ``shared=False`` recomputes everything in every run (the same verdicts, slower)."""
     entries = []
     for c in claims.registry(paper):
+        if not mutants or not shared:
+            entries.append(LedgerEntry(c(), tuple(c.mutation_test()) if mutants else ()))
+            continue
         with claims._shared_references():  # the unmutated run stores the references its mutants reuse
-            if not mutants:
-                entries.append(LedgerEntry(c(), ()))
-                continue
             with _shared_calls(c, record=True):
                 result = c()
             with _shared_calls(c, record=False):
