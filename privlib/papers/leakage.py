@@ -377,8 +377,9 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     # tilted success probabilities and their complements, each from its own logistic
     up, up_c = special.expit(log_odds + eps), special.expit(-(log_odds + eps))
     down, down_c = special.expit(log_odds - eps), special.expit(-(log_odds - eps))
-    mills = _log_binomial_mills(np.r_[jl, m - jr - 2.0], m, np.r_[np.full(jl.size, up), np.full(jr.size, down_c)],
-                                np.r_[np.full(jl.size, up_c), np.full(jr.size, down)])
+    sizes = (jl.size, jr.size)
+    mills = _log_binomial_mills(np.concatenate((jl, m - jr - 2.0)), m, np.repeat((up, down_c), sizes),
+                                np.repeat((up_c, down), sizes))
     b_left[left] = np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
     b_right[right] = np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
     if eps > 700.0:
