@@ -227,18 +227,10 @@ _MAX_GRID = 2 * 10**6
 _GRID_NATS = 850.0
 
 
-def _log_suffix_sums(x: NDArray[np.float64], deep: bool) -> NDArray[np.float64]:
-    """``log sum_{i >= k} e^{x_i}`` for every k: a running log-sum-exp from the far end when
-    ``deep`` (exact for sums far below the smallest double), else a running sum of
-    ``e^{x - max x}`` (a third of the cost; the sums below ``e^-708`` of the largest term lose
-    digits, and they are below the smallest normal double when ``x <= 0``)."""
-    if deep or x.size == 0:
-        return np.logaddexp.accumulate(x[::-1])[::-1]
-    top = x.max()
-    if not np.isfinite(top):
-        return np.full(x.shape, top)
-    with np.errstate(divide="ignore"):
-        return np.log(np.cumsum(np.exp(x[::-1] - top))[::-1]) + top
+def _log_suffix_sums(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log sum_{i >= k} e^{x_i}`` for every k: a running log-sum-exp from the far end (exact for
+    sums far below the smallest double)."""
+    return np.logaddexp.accumulate(x[::-1])[::-1]
 
 
 def _log_delta_plus_grid(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float,
@@ -256,7 +248,7 @@ def _log_delta_plus_grid(eps: NDArray[np.float64], m: int, lam: float, p: float,
     running log-sum-exps (``np.logaddexp.accumulate``) from the far end; each epsilon then needs
     its J (a binary search in L) and two look-ups. Epsilons whose J lies beyond the grid get
     ``nan`` (their delta is below ``e^-800``). ``deep=False`` is for deltas that must only be right
-    down to the smallest double (``_log_suffix_sums``)."""
+    down to the smallest normal double (``_log_delta_plus_grid_linear``)."""
     thr = _threshold_plus(np.array([eps.min()]), m, lam, p, q)[0]
     lo = float(np.clip(np.floor(thr) - 1.0, 0.0, m))
     var = m * p * q
@@ -280,8 +272,8 @@ def _log_delta_plus_grid(eps: NDArray[np.float64], m: int, lam: float, p: float,
         step = np.log1p(c_p / (lam * prev / (m * p) + (1.0 - lam))) - np.log1p(-c_q / (lam * (m - prev) / (m * q) + (1.0 - lam)))
         # e^{-L(i-1)} - e^{-L(i)} = e^{-L(i-1)} (1 - e^{-step}); only i - 1 >= J (L > eps >= 0) is used
         log_gap = np.where(loss[:-1] > 0.0, -loss[:-1] + np.log(-np.expm1(-step)), -np.inf)
-    log_tail = _log_suffix_sums(log_plus, deep)                  # log T(i)
-    inner = np.concatenate([_log_suffix_sums(log_gap + log_tail[1:], deep), [-np.inf]])
+    log_tail = _log_suffix_sums(log_plus)                        # log T(i)
+    inner = np.concatenate([_log_suffix_sums(log_gap + log_tail[1:]), [-np.inf]])
     # inner[k] = log sum_{i > j_k} (e^{-L(i-1)} - e^{-L(i)}) T(i)
     idx = np.searchsorted(loss, eps, side="right")
     out = np.full(eps.shape, np.nan)
