@@ -286,22 +286,24 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                         q: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
     given separately, so that a p within 1e-17 of 1 keeps its digits). Where the tail does not
-    underflow: two calls of scipy's binomial law (Boost's), the tail as
-    ``P(m - S >= m - k)`` of ``m - S ~ Bin(m, q)`` (``binom.sf``, exact in q whichever of p and
-    q is smaller) over the pmf taken at the smaller of p and q (``binom.pmf``), both through the
-    distribution's per-law methods ``_sf`` and ``_pmf`` (the arguments are valid by construction:
-    scipy's argument handling would cost more than the two Boost calls on a few hundred points). Where it
-    underflows, k lies more than ~37 standard deviations below the mean, and the ratio is the
-    continued fraction of the incomplete beta function without its power prefactor,
+    underflow: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
+    Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
+    pmf (``scipy.stats.binom.pmf``, Boost's, taken at the smaller of p and q); where only the pmf
+    underflows (a mass far beyond the mean, an enormous ratio), ``scipy.stats.binom.logpmf``.
+    Where the tail underflows, k lies more than ~37
+    standard deviations below the mean, and the ratio is the continued fraction of the
+    incomplete beta function without its power prefactor,
     ``I_q(m - k, k + 1) / P(S = k) = p * CF`` (modified Lentz; a few terms that far in the tail)."""
     small_p = p <= q
-    tail = np.where(k < m, stats.binom._sf(np.minimum(m - k - 1.0, m), m, q), 1.0)   # 1 at k = m
-    pmf = stats.binom._pmf(np.where(small_p, k, m - k), m, np.where(small_p, p, q))
+    inner = k < m
+    with np.errstate(all="ignore"):
+        tail = np.where(inner, special.betainc(np.where(inner, m - k, 1.0), k + 1.0, q), 1.0)   # 1 at k = m
+    pmf = stats.binom.pmf(np.where(small_p, k, m - k), m, np.where(small_p, p, q))
     fine = (tail > 1e-290) & (pmf > 1e-290)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(fine, np.log(tail) - np.log(pmf), 0.0)
     huge = (tail > 1e-290) & ~fine                 # a mass far beyond the mean: the ratio is enormous
-    if huge.any():
+    if huge.any():   # log pmf below -667: log-gamma differences (absolute error ~1e-16 m log m) suffice
         out[huge] = np.log(tail[huge]) - stats.binom.logpmf(k[huge], m, p[huge])
     deep = ~(tail > 1e-290)
     if deep.any():
@@ -311,17 +313,21 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
         d = 1.0 - (a + b) * x / (a + 1.0)
         d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
         h = d.copy()
-        for i in range(1, 500):
-            step = [i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i)),
-                    -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))]
-            for aa in step:
-                d = 1.0 + aa * d
-                d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
-                c = 1.0 + aa / c
-                c = np.where(np.abs(c) < tiny, tiny, c)
-                h *= d * c
-            if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
-                break
+        for first in range(1, 500, 16):
+            # the next 16 pairs of partial numerators at once (one array operation each)
+            i = np.arange(first, first + 16.0)[:, None]
+            even = i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i))
+            odd = -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))
+            for row in range(16):
+                for aa in (even[row], odd[row]):
+                    d = 1.0 / (1.0 + aa * d)
+                    c = 1.0 + aa / c
+                    h *= d * c
+                if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
+                    break
+            else:
+                continue
+            break
         with np.errstate(divide="ignore"):
             out[deep] = np.log(p[deep]) + np.log(h)
     return out
@@ -371,8 +377,9 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     # tilted success probabilities and their complements, each from its own logistic
     up, up_c = special.expit(log_odds + eps), special.expit(-(log_odds + eps))
     down, down_c = special.expit(log_odds - eps), special.expit(-(log_odds - eps))
-    mills = _log_binomial_mills(np.r_[jl, m - jr - 2.0], m, np.r_[np.full(jl.size, up), np.full(jr.size, down_c)],
-                                np.r_[np.full(jl.size, up_c), np.full(jr.size, down)])
+    sizes = (jl.size, jr.size)
+    mills = _log_binomial_mills(np.concatenate((jl, m - jr - 2.0)), m, np.repeat((up, down_c), sizes),
+                                np.repeat((up_c, down), sizes))
     b_left[left] = np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
     b_right[right] = np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
     if eps > 700.0:
