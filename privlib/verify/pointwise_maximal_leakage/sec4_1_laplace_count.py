@@ -88,9 +88,9 @@ def _rr_matrix(epsilon: float, k: int) -> np.ndarray:
        method="the Laplace budget put back into the bound in 50-digit arithmetic, on targets from 1e-10 to just below "
               "-log p and beyond; at the chapter's target, the PML of the Laplace count at that budget by summation "
               "over all 2^6 databases (theta in [p, 1 - p], outputs in and beyond [0, 1]): its largest value equals "
-              "the target; randomized response (4 letters, random priors, and the chapter's prior family) at the "
-              "calibrated parameter, PML by hand from the joint table: equal to the target, and above it 1e-6 "
-              "further; the bisection on the randomized-response family against the same, plus its two ends (a "
+              "the target; randomized response (4 letters: three random priors and (0.4, 0.3, 0.2, 0.1)) at the "
+              "calibrated parameter, PML by hand from the joint table: equal to the target, and above it at 1 + 1e-6 "
+              "times that parameter; the bisection on the randomized-response family against the same, plus its two ends (a "
               "budget met exactly at the lower end, a budget above the upper end's leakage)")
 def pml_budget(p: float = 0.2, pml_target: float = 0.4, seed: int = 12) -> Evidence:
     rng = np.random.default_rng(seed)
@@ -132,7 +132,7 @@ def pml_budget(p: float = 0.2, pml_target: float = 0.4, seed: int = 12) -> Evide
               detail="at the chapter's target: the largest PML of the Laplace count at that budget (2^6 databases)"),
         close(rr_leak, rr_target, atol=1e-13, rtol=1e-9,
               detail="randomized response at the calibrated parameter (closed form and bisection) leaks the target"),
-        at_most(0.0, np.min(rr_over), atol=0.0, detail="and more 1e-6 further: the largest parameter"),
+        at_most(0.0, np.min(rr_over), atol=0.0, detail="and above it at 1 + 1e-6 times that parameter: the largest"),
         holds(bool(np.isinf(rr_inf).all()), detail="randomized response needs no noise at the target -log p_min"),
         close(ends, [0.5, 3.0], atol=0.0, rtol=1e-13,
               detail="bisection's ends: a budget met exactly at the lower end, and one above the upper end's leakage"),
