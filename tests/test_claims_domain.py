@@ -62,6 +62,8 @@ NARROWED: dict[str, dict[str, st.SearchStrategy]] = {
                    "rate_smokers": st.builds(lambda c, x: c / 10 + x, st.integers(1, 3), _scaled(0.02, 0.08)),
                    "rate_others": _scaled(0.02, 0.08)},
     "001/prop-12": {"p": _scaled(0.02, 0.5)},                 # the statement's p <= 1/2
+    "001/pml-budget": {"p": _scaled(0.02, 0.5),               # Proposition 12's p <= 1/2
+                       "pml_target": st.one_of(st.sampled_from([1e-6, 8.0]), _scaled(0.01, 3.0))},
     "003/thm-a-2-lattice": {"beta": _scaled(0.45, 2.4)},     # above the critical coupling beta_c
     "004/lemma-6": {"n": st.integers(100, 1000)},             # the cost grows with n
     "004/lemma-10": {"n": st.integers(100, 1000)},

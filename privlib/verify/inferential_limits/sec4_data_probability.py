@@ -22,7 +22,7 @@ from privlib.verify.inferential_limits._routes import (
 
 @claim("000/thm-4-1", item="Theorem 4.1 (Example 4.4)",
        statement="For the Laplace-privatised sum of $n = 10$ binary records, every data model's output density lies between $\\ell(t) = e^{-\\varepsilon n} \\sup_x p_x(t)$ and $u(t) = e^{\\varepsilon n} \\inf_x p_x(t)$, and point-mass models touch both for $t \\le 0$.",
-       method="the suprema by enumerating all $2^{10}$ datasets; exact output densities of 200 random data models (Dirichlet weights on all datasets, and binomial models) summed over datasets; the all-ones and all-zeros point masses; Figure 2's bounds (the count $q$ ranging over the interval $[0, n]$) against the supremum and infimum of $p_q(t)$ over 100001 equally spaced $q$ in $[0, n]$, endpoints included (tolerance $\\varepsilon h/2$ from the grid's step $h$)")
+       method="the suprema by enumerating all $2^{10}$ datasets; exact output densities of 200 random data models (Dirichlet weights on all datasets, and binomial models) summed over datasets; the all-ones and all-zeros point masses; Figure 2's bounds (the count $q$ ranging over the interval $[0, n]$) against the supremum and infimum of $p_q(t)$ over 100001 equally spaced $q$ in $[0, n]$, endpoints included (tolerance $\\varepsilon h/2$ from the grid's step $h$); the bounds' logarithms at $\\varepsilon = 80$, where $e^{\\varepsilon n}$ overflows, against the log-densities of every count")
 def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
     rng = np.random.default_rng(seed)
     t = np.linspace(-2.0 * n, 3.0 * n, 251)
@@ -48,6 +48,12 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
         log_sup.append(log_q.max(axis=1))
         log_inf.append(log_q.min(axis=1))
     fig_lower, fig_upper = intervals.laplace_sum_bounds(t, n, epsilon, "interval")
+    # the log form, at a DP parameter whose bounds over- and underflow as doubles (e^{+-eps n}
+    # beyond 1e308): against the log-densities of every count
+    big = 80.0
+    log_lower, log_upper = intervals.laplace_sum_bounds(t, n, big, "integer", log=True)
+    log_q = np.log(big / 2.0) - big * np.abs(t[None, :] - np.arange(n + 1)[:, None])   # log p_q(t), by hand
+    log_ref = np.r_[log_q.max(axis=0) - big * n, log_q.min(axis=0) + big * n]
     grid_lower = np.exp(np.concatenate(log_sup) - epsilon * n)
     grid_upper = np.exp(np.concatenate(log_inf) + epsilon * n)
     step = n / (q.size - 1)
@@ -55,6 +61,9 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
                         detail="Figure 2's bounds (q in [0, n]) against the sup and inf over a fine grid of q"),
                   close(np.r_[lower, upper, gen_lower, gen_upper], np.r_[brute_lower, brute_upper, brute_lower, brute_upper],
                         rtol=1e-12, detail="Example 4.4's closed form and the general bounds against the suprema over all datasets"),
+                  close(np.r_[log_lower, log_upper], log_ref, rtol=1e-13, atol=0.0,
+                        detail="the logs of the bounds at epsilon = 80 (e^{eps n} = e^800 is not a double) "
+                               "against the log-densities of every count"),
                   at_most(ratios, 1.0 + 1e-12, atol=0.0, detail="largest ratio of a bound to a model's density, on the wrong side"),
                   close(np.r_[dens_q[n][left], dens_q[0][left]], np.r_[lower[left], upper[left]], rtol=1e-12,
                         detail="the all-ones and all-zeros models equal l and u for t <= 0"))
@@ -66,6 +75,12 @@ thm_4_1.mutant("intervals.laplace_sum_bounds", "diameter n - 1 in place of n")(_
 @thm_4_1.mutant("intervals.laplace_sum_bounds", "interval support: q rounded down to an integer")
 def _(function):
     return edit("nearest = np.clip(t, 0.0, float(n))", "nearest = np.clip(np.floor(t), 0.0, float(n))")(function)
+
+
+@thm_4_1.mutant("intervals.laplace_sum_bounds", "log form: the upper bound's log without the diameter's e^{eps n}")
+def _(function):
+    return edit("return log_lower, v.representable(\"epsilon\", log_upper,",
+                "return log_lower, v.representable(\"epsilon\", log_upper - eps * n,")(function)
 
 
 @thm_4_1.mutant("intervals.density_bounds", "sup and inf swapped")

@@ -7,8 +7,10 @@ import numpy as np
 from privlib.papers import leakage
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.source_mutants import edit
 from privlib.verify.pointwise_maximal_leakage._routes import (
     _approach_tolerance,
+    _posterior_table,
     _random_channel,
     randomized_function_lp,
 )
@@ -18,10 +20,12 @@ from privlib.verify.pointwise_maximal_leakage._routes import (
        statement=r"PML of an outcome, defined as the best gain in guessing any randomized function of $X$, "
                  r"equals $\ell(X \to y) = \log \max_x P(y \mid x) / P_Y(y)$.",
        method="linear program over randomized functions U of X (scipy HiGHS) for every outcome of random 3x3 "
-              "and 4x3 mechanisms, against privlib's closed form")
+              "and 4x3 mechanisms, against privlib's closed form and against the Renyi divergence of order "
+              "infinity of privlib's posterior from the prior; the posterior and output law (with a letter of "
+              "prior mass 0 and an impossible output) against the joint table by hand")
 def thm_1(seed: int = 1, trials: int = 4) -> Evidence:
     rng = np.random.default_rng(seed)
-    lp, closed = [], []
+    lp, closed, divergence = [], [], []
     for t in range(trials):
         nx = 3 + t % 2
         prior = rng.dirichlet(np.ones(nx))
@@ -29,13 +33,36 @@ def thm_1(seed: int = 1, trials: int = 4) -> Evidence:
         prior /= prior.sum()
         channel = _random_channel(rng, nx, 3)
         closed.extend(leakage.pml(prior, channel))
+        post, _ = leakage.posterior(prior, channel)
+        divergence.extend(leakage.renyi_inf_divergence(post.T, prior))
         lp.extend(np.log(randomized_function_lp(prior, channel, y)) for y in range(3))
-    return close(closed, lp, atol=1e-7, rtol=0.0)
+    # the posterior itself, with a letter of prior mass 0 and an output of probability 0 (whose
+    # posterior is the prior, the paper's convention), against the joint table by hand
+    prior = np.array([0.3, 0.7, 0.0])
+    channel = np.array([[0.2, 0.8, 0.0], [0.6, 0.4, 0.0], [0.1, 0.1, 0.8]])
+    post, p_y = leakage.posterior(prior, channel)
+    return all_of(
+        close(closed, lp, atol=1e-7, rtol=0.0, detail="closed form vs the linear program"),
+        close(divergence, lp, atol=1e-7, rtol=0.0,
+              detail="D_inf(P_{X|Y=y} || P_X) of privlib's posterior vs the linear program"),
+        close(np.c_[post, p_y[:, None]], np.c_[_posterior_table(prior, channel), (prior @ channel)[:, None]],
+              atol=1e-15, rtol=0.0, detail="posterior and output law with a null atom and an impossible output, by hand"))
 
 
 @thm_1.mutant("leakage.pml", "logarithm to base 2 instead of natural")
 def _(pml):
     return lambda prior, channel: pml(prior, channel) / np.log(2.0)
+
+
+@thm_1.mutant("leakage.posterior", "an impossible output's posterior uniform instead of the prior")
+def _(f):
+    return edit("joint / p_y[..., None, :], prior[..., :, None])",
+                "joint / p_y[..., None, :], np.full_like(joint, 1.0 / joint.shape[-2]))")(f)
+
+
+@thm_1.mutant("leakage.posterior", "the joint not divided by the output's probability")
+def _(f):
+    return edit("joint / p_y[..., None, :], prior", "joint, prior")(f)
 
 
 @thm_1.mutant("leakage.pml", "P_Y computed under the uniform prior instead of P_X")

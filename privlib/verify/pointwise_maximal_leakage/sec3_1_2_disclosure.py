@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from privlib.papers import leakage
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.source_mutants import edit
 from privlib.verify.pointwise_maximal_leakage._routes import (
     _partition_kernels,
     _posterior_table,
@@ -217,7 +220,8 @@ def _(posterior_min_entropy):
                  r"deterministic $f$; binary randomized response attains it.",
        method="all 51 partitions of a 5-letter alphabet into at least two blocks under 300 random priors and "
               "full-support channels (posteriors by hand); capacity against all pairs of inputs; equality for "
-              "binary randomized response on a grid of capacities and priors")
+              "binary randomized response on a grid of capacities and priors; privlib's enumeration of the "
+              "attributes (set partitions, k = 1..6) against an independent one and the Bell numbers")
 def thm_6(seed: int = 6, trials: int = 300) -> Evidence:
     rng = np.random.default_rng(seed)
     kernels = _partition_kernels(5)
@@ -239,7 +243,19 @@ def thm_6(seed: int = 6, trials: int = 300) -> Evidence:
             prior = np.array([q, 1.0 - q])
             attained.append(-np.log(_posterior_table(prior, rr)[:, 0].max()))
             predicted.append(leakage.capacity_entropy_bound(-np.log(q), leakage.leakage_capacity(rr)))
+    # privlib's enumeration of the deterministic attributes (the partitions, constant f included)
+    # against the independent one, and their numbers against the Bell numbers (exact recurrence)
+    bell, enumerated, same = [1], [], True
+    for k in range(1, 7):
+        bell.append(sum(math.comb(k - 1, j) * bell[j] for j in range(k)))
+        labels = leakage.set_partitions(k)
+        hand = {tuple(int(a) for a in kernel.argmax(axis=1)) for kernel in _partition_kernels(k)} | {(0,) * k}
+        enumerated.append(len(labels))
+        same &= {tuple(int(a) for a in row) for row in labels} == hand
     return all_of(
+        holds(same, detail="set_partitions(k) is every partition of k letters (k = 1..6), against an independent enumeration"),
+        holds(enumerated == bell[1:], observed=sum(enumerated), reference=sum(bell[1:]),
+              detail="number of partitions, k = 1..6: the Bell numbers 1, 2, 5, ..., 203"),
         close(caps, caps_brute, rtol=1e-12, detail="leakage capacity vs brute force"),
         at_most(bounds, actual, atol=1e-12, detail=f"bound on {len(bounds)} (instance, partition) pairs"),
         close(predicted, attained, rtol=1e-10, detail="equality for binary randomized response"))
@@ -258,3 +274,8 @@ def _(f):
 @thm_6.mutant("leakage.leakage_capacity", "half the log-ratio (a square root of the likelihood ratio)")
 def _(leakage_capacity):
     return lambda channel: 0.5 * leakage_capacity(channel)
+
+
+@thm_6.mutant("leakage.set_partitions", "labels up to the largest so far, never a new block (range(top + 1))")
+def _(f):
+    return edit("for label in range(top + 2):", "for label in range(top + 1):")(f)

@@ -42,7 +42,8 @@ def _exact_cell_masses(n: int, steps: list[int], weights: list[int], lattice: in
        statement="The quantised sample mean is a global feature: its min-entropy tends to 0 with n (not "
                  "monotonically), while one row keeps min-entropy $H_\\infty(P)$ for every n.",
        method="exact integer polynomial powers for n = 1, 10, 50, 200 (and a mean on a cell edge); for n up to 10^7, "
-              "Hoeffding's bound -log(1 - 2 exp(-2 n d^2)) with d the distance from the mean to the nearest cell edge")
+              "Hoeffding's bound -log(1 - 2 exp(-2 n d^2)) with d the distance from the mean to the nearest cell edge; "
+              "constant records (a one-point support), whose mean is known: exactly 0")
 def ex_3_1() -> Evidence:
     ours, exact = [], []
     for n in (1, 10, 50, 200):
@@ -55,10 +56,13 @@ def ex_3_1() -> Evidence:
     large = [leakage.quantized_mean_min_entropy(int(n), [0.0, 0.25, 1.0], [0.5, 0.3, 0.2]) for n in sizes]
     d = 0.025  # mean 0.275, cell [0.2, 0.3)
     hoeffding = -np.log1p(-np.minimum(2.0 * np.exp(-2.0 * sizes * d**2), 0.999))
+    # records that are constant: the mean is known, min-entropy exactly 0 for every n
+    constant = [leakage.quantized_mean_min_entropy(n, [0.4], [1.0]) for n in (1, 37, 10**6)]
     return all_of(
         close(ours, exact, rtol=1e-11, detail="min-entropies vs exact integer arithmetic"),
         holds(bool(exact[1] > exact[0]), detail="not monotone: n = 10 above n = 1"),
-        at_most(large, hoeffding, atol=1e-12, detail="tends to 0: below Hoeffding's bound at n = 10^3 .. 10^7"))
+        at_most(large, hoeffding, atol=1e-12, detail="tends to 0: below Hoeffding's bound at n = 10^3 .. 10^7"),
+        close(constant, 0.0, atol=1e-300, rtol=0.0, detail="constant records (support {0.4}): 0 at n = 1, 37, 10^6"))
 
 
 @ex_3_1.mutant("leakage.quantized_mean_min_entropy", "one draw too many (n + 1)")
@@ -165,13 +169,35 @@ def _exact_threshold_leakages(n_max: int, p: float) -> tuple[list[float], list[f
     return no, yes
 
 
+@reference
+def _deep_threshold_leakages(n: int, p: float) -> tuple[float, float]:
+    """-log P(S <= n/2) and -log P(S > n/2) for S ~ Bin(n, p) in 60-digit arithmetic (p's binary
+    value, every term of both tails summed; the larger tail's leakage as -log1p(-smaller tail)):
+    tails far below the smallest double keep their digits."""
+    with mpmath.workdps(60):
+        q = mpmath.mpf(p)
+        terms, odds = [(1 - q) ** n], q / (1 - q)
+        for k in range(1, n + 1):   # P(S = k) = P(S = k - 1) (n - k + 1) / k * p / (1 - p)
+            terms.append(terms[-1] * (n - k + 1) / k * odds)
+        no, yes = mpmath.fsum(terms[: n // 2 + 1]), mpmath.fsum(terms[n // 2 + 1:])
+        small, big = float(-mpmath.log(min(no, yes))), float(-mpmath.log1p(-min(no, yes)))
+        return (small, big) if no <= yes else (big, small)
+
+
+#: (n, p) where one answer's probability is far below 1e-290 (down to e^-1700): the tails that
+#: privlib sums in log-space, including the one-term tails P(S = n) of n = 1 and 2
+DEEP_TAILS = ((1000, 0.05), (2001, 0.05), (1000, 0.95), (2001, 0.9), (1, 1e-300), (2, 1e-150))
+
+
 @claim("001/ex-3-3", item="Example 3.3 (Figure 1)",
        statement=r"The exact leakage of either answer to 'more than n/2 of n Bernoulli(p) entries?' is "
                  r"$-\log P(\text{answer})$, and for the typical answer (no for $p < 1/2$, yes for $p > 1/2$) it is at "
                  r"most the Chernoff bound $-\log(1 - (4p(1-p))^{n/2})$.",
        method="exact binomial tails in integer arithmetic on the binary value of p, for n = 1..n_max and "
               "p in {0.05, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 0.95}: privlib's exact leakage of both answers (relative "
-              "error 1e-10) and its Chernoff bound above the typical answer's; the bound itself, for n up to the figure's curve_n_max, against the formula evaluated in 40-digit arithmetic")
+              "error 1e-10) and its Chernoff bound above the typical answer's; both answers where one tail is far below "
+              "the smallest double (n = 1000 and 2001 at p = 0.05, 0.9, 0.95; n = 1 and 2 at p = 1e-300 and 1e-150) "
+              "against every binomial term summed in 60-digit arithmetic; the bound itself, for n up to the figure's curve_n_max, against the formula evaluated in 40-digit arithmetic")
 def ex_3_3(n_max: int = 120, curve_n_max: int = 200) -> Evidence:
     exact_typical, bound, ours, exact_both = [], [], [], []
     curve, curve_ref = [], []
@@ -188,8 +214,15 @@ def ex_3_3(n_max: int = 120, curve_n_max: int = 200) -> Evidence:
         with mpmath.workdps(40):
             q = 4 * mpmath.mpf(p) * (1 - mpmath.mpf(p))
             curve_ref.extend(float(-mpmath.log1p(-q ** (mpmath.mpf(k) / 2))) for k in range(1, curve_n_max + 1))
+    deep, deep_ref = [], []
+    for n, p in DEEP_TAILS:
+        deep += [float(leakage.threshold_query_leakage(n, p, 0)), float(leakage.threshold_query_leakage(n, p, 1))]
+        deep_ref += _deep_threshold_leakages(n, p)
     return all_of(
         close(ours, exact_both, atol=0.0, rtol=1e-10, detail="exact leakage of both answers"),
+        close(deep, deep_ref, atol=1e-300, rtol=1e-10,
+              detail="both answers where one has probability far below 1e-290 (leakages up to "
+                     f"{max(deep_ref):.0f} nats), against 60-digit sums"),
         at_most(exact_typical, bound, atol=0.0, detail="the typical answer's leakage is below the Chernoff bound"),
         close(curve, curve_ref, atol=0.0, rtol=1e-12, detail="the Chernoff curve of Figure 1, n = 1..curve_n_max, "
                                                               "against the formula in 40-digit arithmetic"))
@@ -216,3 +249,8 @@ def _(f):
         tail = stats.binom.sf(np.floor(n / 2.0), n, p)
         return -np.log(tail) if answer == 1 else -np.log(1.0 - tail)
     return wrong
+
+
+@ex_3_3.mutant("leakage._log_upper_tail", "a tail below 1e-290 taken as its first term only (the window dropped)")
+def _(f):
+    return lambda m, n, p: float(stats.binom.logpmf(m, n, p)) if m <= n else -np.inf

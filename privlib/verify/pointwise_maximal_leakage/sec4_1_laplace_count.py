@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
 from privlib.papers import leakage
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, claim, close
-from privlib.verify.pointwise_maximal_leakage._routes import _databases
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
+from privlib.verify.source_mutants import edit
+from privlib.verify.pointwise_maximal_leakage._routes import _databases, _pml_by_hand
 
 
 def _count_pml_by_enumeration(n: int, theta: float, epsilon: float, y: np.ndarray) -> np.ndarray:
@@ -60,3 +62,103 @@ def _(f):
 @prop_12.mutant("leakage.laplace_count_pml_sup", "only the right tail")
 def _(f):
     return lambda theta, epsilon: np.asarray(epsilon) - np.log1p(np.asarray(theta) * np.expm1(np.asarray(epsilon)))
+
+
+@reference
+def _budget_bound(epsilon: float, p: float) -> float:
+    """Proposition 12's bound eps - log(1 + p (e^eps - 1)) at a given DP parameter, in 50-digit
+    arithmetic (the forward direction of the calibration)."""
+    with mpmath.workdps(50):
+        e = mpmath.mpf(epsilon)
+        return float(e - mpmath.log1p(mpmath.mpf(p) * mpmath.expm1(e)))
+
+
+def _rr_matrix(epsilon: float, k: int) -> np.ndarray:
+    """k-ary randomized response by hand: keep the letter with probability e^eps / (e^eps + k - 1)."""
+    keep = 1.0 / (1.0 + (k - 1) * np.exp(-epsilon))
+    return np.where(np.eye(k, dtype=bool), keep, (1.0 - keep) / (k - 1))
+
+
+@claim("001/pml-budget", item="Section 3.3 and Proposition 12 read backwards (calibration to a PML target)",
+       statement=r"The largest DP parameter whose leakage stays at most a target $\varepsilon_P$ is, for the Laplace "
+                 r"counting query with predicate probability in $[p, 1-p]$, the inverse of Proposition 12's bound "
+                 r"($\infty$ once $\varepsilon_P \ge -\log p$), and for $k$-ary randomized response under a prior the "
+                 r"same function of $p_{\min}$; a one-parameter family of mechanisms is calibrated by bisection to "
+                 r"its largest parameter within the budget.",
+       method="the Laplace budget put back into the bound in 50-digit arithmetic, on targets from 1e-10 to just below "
+              "-log p and beyond; at the chapter's target, the PML of the Laplace count at that budget by summation "
+              "over all 2^6 databases (theta in [p, 1 - p], outputs in and beyond [0, 1]): its largest value equals "
+              "the target; randomized response (4 letters: three random priors and (0.4, 0.3, 0.2, 0.1)) at the "
+              "calibrated parameter, PML by hand from the joint table: equal to the target, and above it at 1 + 1e-6 "
+              "times that parameter; the bisection on the randomized-response family against the same, plus its two ends (a "
+              "budget met exactly at the lower end, a budget above the upper end's leakage)")
+def pml_budget(p: float = 0.2, pml_target: float = 0.4, seed: int = 12) -> Evidence:
+    rng = np.random.default_rng(seed)
+    clear = -np.log(p)
+    targets = np.r_[1e-10, 1e-4, np.linspace(0.01, 0.99, 9) * clear, clear * (1 - 1e-9), clear, 2 * clear, pml_target]
+    budgets = leakage.dp_budget_for_pml(targets, p)
+    finite = np.isfinite(budgets)
+    forward = [_budget_bound(b, p) for b in budgets[finite]]
+    # the budget's meaning: the Laplace count at that DP parameter leaks exactly the target at most
+    budget = float(leakage.dp_budget_for_pml(pml_target, p))
+    y = np.r_[np.linspace(-0.5, 1.5, 41), 2.5]
+    if np.isfinite(budget):
+        count_sup = max(_count_pml_by_enumeration(6, th, budget, y).max() for th in np.linspace(p, 1 - p, 5))
+    else:  # no noise at all: the exact count leaks -log P(entry) <= -log p, within the target
+        count_sup = min(clear, pml_target)
+    # randomized response: privlib's closed form and privlib's bisection, each checked by hand
+    rr_leak, rr_target, rr_over, rr_inf = [], [], [], []
+    priors = [rng.dirichlet(np.ones(4)) for _ in range(3)] + [np.array([0.4, 0.3, 0.2, 0.1])]
+    for prior in priors:
+        for target in [t for t in (1e-3, 0.3, pml_target, 0.9 * -np.log(prior.min())) if t < -np.log(prior.min())]:
+            for eps in (float(leakage.randomized_response_epsilon_for_pml(target, prior)),
+                        leakage.calibrate_to_pml(lambda t: _rr_matrix(t, 4), prior, target, 1e-9, 40.0)):
+                rr_leak.append(_pml_by_hand(prior, _rr_matrix(eps, 4)).max())
+                rr_target.append(target)
+                rr_over.append(_pml_by_hand(prior, _rr_matrix(eps * (1 + 1e-6), 4)).max() - target)
+        rr_inf.append(float(leakage.randomized_response_epsilon_for_pml(-np.log(prior.min()), prior)))
+    prior = priors[-1]
+    at_low = float(leakage.pml_sup(prior, _rr_matrix(0.5, 4)))   # a budget met exactly at the lower end
+    ends = [leakage.calibrate_to_pml(lambda t: _rr_matrix(t, 4), prior, at_low, 0.5, 3.0),
+            leakage.calibrate_to_pml(lambda t: _rr_matrix(t, 4), prior, 2.0, 0.5, 3.0)]
+    high_leak = _pml_by_hand(prior, _rr_matrix(3.0, 4)).max()
+    return all_of(
+        close(forward, targets[finite], atol=0.0, rtol=1e-12,
+              detail="the Laplace budget put back into Proposition 12's bound (50 digits) gives the target"),
+        holds(bool((finite == (targets < clear)).all()), observed=int(finite.sum()), reference=int((targets < clear).sum()),
+              detail="finite exactly below -log p (no noise needed from there on)"),
+        # by hand, a leakage is the log of a ratio of sums: an absolute error of a few 1e-16
+        close(count_sup, min(pml_target, clear), atol=1e-13, rtol=1e-10,
+              detail="at the chapter's target: the largest PML of the Laplace count at that budget (2^6 databases)"),
+        close(rr_leak, rr_target, atol=1e-13, rtol=1e-9,
+              detail="randomized response at the calibrated parameter (closed form and bisection) leaks the target"),
+        at_most(0.0, np.min(rr_over), atol=0.0, detail="and above it at 1 + 1e-6 times that parameter: the largest"),
+        holds(bool(np.isinf(rr_inf).all()), detail="randomized response needs no noise at the target -log p_min"),
+        close(ends, [0.5, 3.0], atol=0.0, rtol=1e-13,
+              detail="bisection's ends: a budget met exactly at the lower end, and one above the upper end's leakage"),
+        at_most(high_leak, 2.0, atol=0.0, detail="the upper end's leakage (by hand) is within that budget of 2"))
+
+
+@pml_budget.mutant("leakage.dp_budget_for_pml", "no noise needed from -log(1 - p) on instead of -log p")
+def _(f):
+    return edit("inside = t < -np.log(p)", "inside = t < -np.log1p(-p)")(f)
+
+
+@pml_budget.mutant("leakage.dp_budget_for_pml", "near -log p: the log(1 - p) term dropped")
+def _(f):
+    return edit("near = t + np.log1p(-p) - ", "near = t - ")(f)
+
+
+@pml_budget.mutant("leakage.randomized_response_epsilon_for_pml", "p_max in place of p_min")
+def _(f):
+    return edit("prior.min(axis=-1))", "prior.max(axis=-1))")(f)
+
+
+@pml_budget.mutant("leakage.calibrate_to_pml", "a lower end that meets the budget exactly is refused")
+def _(f):
+    return edit("if excess(lo) > 0:", "if excess(lo) >= 0:")(f)
+
+
+@pml_budget.mutant("leakage.calibrate_to_pml", "bisection stopped at a tolerance of 1e-4")
+def _(f):
+    return edit("xtol=1e-14, rtol=4 * np.finfo(float).eps", "xtol=1e-4")(f)
