@@ -282,7 +282,7 @@ all_notions_brute_force.mutant("notions.standard_models", "Ising chain's field a
 
 
 all_notions_brute_force.mutant("notions.standard_mechanisms", "default subsample of n // 3 records")(
-    edit("max(1, n // 2)", "max(1, n // 3)"))
+    edit("m = max(1, n // 2) if m is None", "m = max(1, n // 3) if m is None"))
 
 
 @all_notions_brute_force.mutant("notions.FiniteChannel.distinct_neighbour_rows", "the last record's neighbours left out")
