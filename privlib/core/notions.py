@@ -38,7 +38,6 @@ All sums are taken in log-space.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -248,8 +247,8 @@ class CountChannel:
         v.size_limit("log_table", float(lt.size), MAX_CELLS, "entries")
         sums = _lse(lt, axis=1)
         if not np.allclose(sums, 0.0, atol=1e-9, rtol=0.0):
-            raise ValueError(f"log_table rows must be pmfs: row {np.argmax(np.abs(sums))} sums to "
-                             f"{np.exp(sums[np.argmax(np.abs(sums))]):.12g}")
+            raise ValueError(f"log_table rows must be pmfs: row {(bad := int(np.argmax(np.abs(sums))))} "
+                             f"sums to {np.exp(sums[bad]):.12g}")
         self._log_table = lt
         self.n = lt.shape[0] - 1
         self.outputs = lt.shape[1]
@@ -398,32 +397,9 @@ class GeometricCount(CountChannel):
 
 
 def _decayed_log_cumsum(x: NDArray[np.float64], t: float) -> NDArray[np.float64]:
-    """``out[y] = log sum_{k <= y} exp(x[k] - t (y - k))`` for every y, in O(n).
-
-    The sum obeys ``S(y) = e^-t S(y-1) + e^x[y]``. It is evaluated in blocks of b terms (b about
-    64 / t): inside a block a cumulative log-sum of ``x[k] + t j`` (offsets at most ``t b``, so
-    the rounding of the offsets stays near 1e-14), then the carry from the previous blocks, a
-    recurrence over the blocks decayed by ``e^(-t b)`` per block."""
-    n = x.size
-    b = int(min(4096, max(16, 64.0 / t)))
-    blocks = -(-n // b)
-    xb = np.full(blocks * b, _NEG)
-    xb[:n] = x
-    xb = xb.reshape(blocks, b)
-    j = np.arange(b, dtype=float)
-    with np.errstate(invalid="ignore"):
-        local = np.logaddexp.accumulate(xb + t * j, axis=1) - t * j
-    ends = local[:, -1].tolist()
-    carry = [_NEG] * blocks          # S at the end of block i - 1, decayed to its end
-    c, decay = _NEG, t * b
-    for i in range(1, blocks):
-        prev, e = c - decay, ends[i - 1]
-        top = max(prev, e)
-        c = top + math.log1p(math.exp(-abs(prev - e))) if top > _NEG else _NEG
-        carry[i] = c
-    with np.errstate(invalid="ignore"):
-        out = np.logaddexp(local, np.array(carry)[:, None] - t * (j + 1.0))
-    return out.ravel()[:n]
+    """``out[y] = log sum_{k <= y} exp(x[k] - t (y - k))`` for every y, in O(n): the running
+    sums of :func:`_running_log_sums` for one sequence."""
+    return _running_log_sums(np.asarray(x, dtype=float)[None, :], t)[0]
 
 
 #: largest ``t b`` (decay across one block) of the blocked two-sided sums: every block's sums lie
@@ -453,7 +429,7 @@ def _block_max(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def _running_log_sums(s: NDArray[np.float64], t: float) -> NDArray[np.float64]:
     """``out[..., i] = log sum_{m <= i} exp(s[..., m] - t (i - m))`` along the last axis (each
-    row a sequence), as :func:`_decayed_log_cumsum`, for the carries of the blocked sums: in
+    row a sequence), for the mixtures of the geometric count and the carries of its blocked sums: in
     blocks of b entries with ``t b <= 400``, each block in linear space relative to its largest
     entry (one matrix product with ``e^{-t (i - m)}``), the carry between blocks by the same
     function on the block ends (decay ``t b``); short rows and steep decays by doubling
