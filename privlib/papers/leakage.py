@@ -320,14 +320,16 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
             odd = -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))
             for row in range(16):
                 for aa in (even[row], odd[row]):
-                    d = 1.0 / (1.0 + aa * d)
+                    d = 1.0 + aa * d
+                    d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
                     c = 1.0 + aa / c
+                    c = np.where(np.abs(c) < tiny, tiny, c)
                     h *= d * c
                 if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
                     break
             else:
                 continue
-            break
+            break                                  # the inner loop converged
         with np.errstate(divide="ignore"):
             out[deep] = np.log(p[deep]) + np.log(h)
     return out
