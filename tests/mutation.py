@@ -6,20 +6,29 @@ claims as the suite (settings in pyproject.toml, [tool.mutmut]).
     python tests/mutation.py report    # book/_data/mutation.json from mutants/ and the triage file
     python tests/mutation.py sample [--size 150] [--seed 23] [--min 0.9]
     python tests/mutation.py only NAME [NAME ...]   # these mutants only (claims as they are now)
+    python tests/mutation.py edits NAME [NAME ...]  # each mutant's edit, as a triage line starts
 
 ``sample`` generates every mutant in a scratch copy of the repository (_build/mutation-sample),
 draws a fixed, seeded sample of their names (the ``size`` names of smallest SHA-256 of
 ``"<seed>:<name>"``: a mutant's place in the draw depends on its own name only, so an edit of one
 function changes the sample only where its mutants enter or leave it), runs
 the claims against those only, and fails when fewer than ``--min`` of them are killed by the
-claims or triaged as equivalent in tests/mutation_equivalent.txt (``name  reason`` per line).
-Mutants of a function no claim executes count as not killed.
+claims or triaged as equivalent in tests/mutation_equivalent.txt. Mutants of a function no claim
+executes count as not killed.
+
+A triage line is ``name  `edit`  reason``: the edit is the mutated line as mutmut writes it. mutmut
+numbers the mutants of a function in order, so an edit of the function renumbers them; every command
+that generates mutants checks each triaged name against its edit and fails on a stale line (the
+number now names another mutant) rather than count the wrong mutant as equivalent.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
+import re
 import os
 import hashlib
 import shutil
@@ -41,15 +50,72 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}                          # no claim executes the mutated function
 
 
-def read_triage() -> dict[str, str]:
-    """Mutants triaged as equivalent (no input changes any output), each with its reason."""
+TRIAGE_LINE = re.compile(r"^(?P<name>\S+)\s+`(?P<edit>[^`]*)`\s+(?P<reason>.+)$")
+
+
+def read_triage_edits() -> dict[str, tuple[str, str]]:
+    """Mutants triaged as equivalent (no input changes any output): ``name -> (edit, reason)``."""
     out = {}
     if TRIAGE.exists():
-        for line in TRIAGE.read_text().splitlines():
+        for number, line in enumerate(TRIAGE.read_text().splitlines(), 1):
             if line.strip() and not line.startswith("#"):
-                name, reason = line.split(None, 1)
-                out[name] = reason.strip()
+                match = TRIAGE_LINE.match(line)
+                if match is None:
+                    raise ValueError(f"{TRIAGE.name}:{number}: expected 'name  `edit`  reason', got {line[:80]!r}")
+                out[match["name"]] = (match["edit"], match["reason"].strip())
     return out
+
+
+def read_triage() -> dict[str, str]:
+    """Mutants triaged as equivalent, each with its reason."""
+    return {name: reason for name, (_, reason) in read_triage_edits().items()}
+
+
+def mutant_edits(workdir: Path, names) -> dict[str, str]:
+    """The edit of each named mutant generated in ``workdir``: the lines its function gains over
+    the original (mutmut's ``x_<function>__mutmut_orig``), stripped and joined by `` / ``; a
+    deletion reads ``(deleted) <line>``. A name mutmut did not generate is missing."""
+    by_file: dict[Path, list[str]] = {}
+    for name in names:
+        parts = name.split(".")
+        by_file.setdefault(workdir / "mutants" / Path(*parts[:-1]).with_suffix(".py"), []).append(parts[-1])
+    edits = {}
+    for path, functions in by_file.items():
+        if not path.exists():
+            continue
+        text = path.read_text()
+        lines = text.splitlines()
+        wanted = set(functions) | {f.rsplit("__mutmut_", 1)[0] + "__mutmut_orig" for f in functions}
+        source = {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
+                  for node in ast.walk(ast.parse(text))
+                  if isinstance(node, ast.FunctionDef) and node.name in wanted}
+        for function in functions:
+            if function not in source:
+                continue
+            orig = source.get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
+            before, after = orig.splitlines()[1:], source[function].splitlines()[1:]
+            diff = list(difflib.unified_diff(before, after, lineterm="", n=0))[2:]
+            added = [line[1:].strip() for line in diff if line.startswith("+")]
+            removed = [line[1:].strip() for line in diff if line.startswith("-")]
+            module = ".".join(path.relative_to(workdir / "mutants").with_suffix("").parts)
+            edits[f"{module}.{function}"] = " / ".join(added) if added else "(deleted) " + " / ".join(removed)
+    return edits
+
+
+def stale_triage(workdir: Path) -> list[str]:
+    """Triage lines whose name no longer names the triaged edit in the mutants of ``workdir``."""
+    triage = read_triage_edits()
+    edits = mutant_edits(workdir, triage)
+    return [f"{name}: triaged edit `{edit}`, generated now: "
+            + (f"`{edits[name]}`" if name in edits else "no such mutant")
+            for name, (edit, _) in triage.items() if edits.get(name) != edit]
+
+
+def check_triage(workdir: Path) -> None:
+    stale = stale_triage(workdir)
+    if stale:
+        raise SystemExit("mutation: stale lines in tests/mutation_equivalent.txt (find each edit's new "
+                         "number, or triage again):\n  " + "\n  ".join(stale))
 
 
 #: the unit tests of the math modules (the separate suite of ``tests``)
@@ -141,6 +207,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not codes:
         print("mutation: no results in mutants/ (run `make mutation` first)")
         return 1
+    check_triage(ROOT)
     triage = read_triage()
     unit = json.loads(UNIT_RESULTS.read_text()) if UNIT_RESULTS.exists() else None
     counts = tally(codes, triage, unit)
@@ -201,6 +268,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     scratch_copy(workdir)
     names = generate(workdir)
+    check_triage(workdir)
     sample = sorted(sorted(names, key=lambda n: hashlib.sha256(f"{args.seed}:{n}".encode()).hexdigest())[:args.size])
     print(f"mutation-sample: {len(names)} mutants generated, {len(sample)} drawn with seed {args.seed}")
     mutmut_run(workdir, sample)
@@ -228,6 +296,7 @@ def cmd_only(args: argparse.Namespace) -> int:
     workdir = ROOT / "_build" / "mutation-only"
     scratch_copy(workdir)
     names = set(generate(workdir))
+    check_triage(workdir)
     unknown = [n for n in args.names if n not in names]
     if unknown:
         print(f"mutation: no such generated mutant: {', '.join(unknown)}")
@@ -242,6 +311,17 @@ def cmd_only(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_edits(args: argparse.Namespace) -> int:
+    """Each named mutant's edit on the code as it is, in the triage file's form."""
+    workdir = ROOT / "_build" / "mutation-only"
+    scratch_copy(workdir)
+    generate(workdir)
+    edits = mutant_edits(workdir, args.names)
+    for name in args.names:
+        print(f"{name}  `{edits[name]}`" if name in edits else f"{name}: no such generated mutant")
+    return 0 if all(n in edits for n in args.names) else 2
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -251,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     o = sub.add_parser("only")
     o.add_argument("names", nargs="+")
     o.set_defaults(func=cmd_only)
+    e = sub.add_parser("edits")
+    e.add_argument("names", nargs="+")
+    e.set_defaults(func=cmd_edits)
     s = sub.add_parser("sample")
     s.add_argument("--size", type=int, default=150)
     s.add_argument("--seed", type=int, default=23)

@@ -85,3 +85,22 @@ def test_ledger_tables_render_with_and_without_a_report(tmp_path):
                                           ("privlib.papers.leakage.xǁCǁm__mutmut_1", "papers/leakage")])
 def test_module_of_a_mutant(name, module):
     assert mutation.module_of(name) == module
+
+
+def test_a_triage_line_names_its_edit_and_a_renumbered_mutant_is_caught(tmp_path, monkeypatch):
+    module = tmp_path / "mutants" / "privlib" / "core" / "m.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("def x_f__mutmut_orig(p):\n    return p > 0\n\n"
+                      "def x_f__mutmut_1(p):\n    return p >= 0\n\n"
+                      "def x_f__mutmut_2(p):\n    return p > 1\n")
+    edits = mutation.mutant_edits(tmp_path, ["privlib.core.m.x_f__mutmut_1", "privlib.core.m.x_f__mutmut_9"])
+    assert edits == {"privlib.core.m.x_f__mutmut_1": "return p >= 0"}
+    triage = tmp_path / "triage.txt"
+    monkeypatch.setattr(mutation, "TRIAGE", triage)
+    triage.write_text("privlib.core.m.x_f__mutmut_1  `return p >= 0`  p is a count: p >= 0 and p > 0 agree\n")
+    assert mutation.stale_triage(tmp_path) == []
+    triage.write_text("privlib.core.m.x_f__mutmut_2  `return p >= 0`  p is a count: p >= 0 and p > 0 agree\n")
+    assert "generated now: `return p > 1`" in mutation.stale_triage(tmp_path)[0]
+    triage.write_text("privlib.core.m.x_f__mutmut_1  p is a count\n")
+    with pytest.raises(ValueError, match="expected 'name  `edit`  reason'"):
+        mutation.read_triage_edits()
