@@ -17,9 +17,10 @@ claims or triaged as equivalent in tests/mutation_equivalent.txt. Mutants of a f
 executes count as not killed.
 
 A triage line is ``name  `edit`  reason``: the edit is the mutated line as mutmut writes it. mutmut
-numbers the mutants of a function in order, so an edit of the function renumbers them; every command
-that generates mutants checks each triaged name against its edit and fails on a stale line (the
-number now names another mutant) rather than count the wrong mutant as equivalent.
+numbers the mutants of a function in order, so an edit of the function renumbers them: a line whose
+number now names another edit follows its edit to the mutant of the same function that makes it,
+and a line whose edit no longer exists fails every command (rather than count the wrong mutant as
+equivalent).
 """
 
 from __future__ import annotations
@@ -102,20 +103,41 @@ def mutant_edits(workdir: Path, names) -> dict[str, str]:
     return edits
 
 
-def stale_triage(workdir: Path) -> list[str]:
-    """Triage lines whose name no longer names the triaged edit in the mutants of ``workdir``."""
+def resolve_triage(workdir: Path) -> tuple[dict[str, str], list[str]]:
+    """The triage applied to the mutants generated in ``workdir``: ``(name -> reason, stale)``.
+    A line whose number now names another edit follows its edit to the mutant of the same function
+    that makes it (mutmut renumbers a function's mutants when the function changes); a line whose
+    edit no mutant of the function makes, or more than one does, is stale."""
     triage = read_triage_edits()
     edits = mutant_edits(workdir, triage)
-    return [f"{name}: triaged edit `{edit}`, generated now: "
-            + (f"`{edits[name]}`" if name in edits else "no such mutant")
-            for name, (edit, _) in triage.items() if edits.get(name) != edit]
+    resolved, stale = {}, []
+    for name, (edit, reason) in triage.items():
+        if edits.get(name) == edit:
+            resolved[name] = reason
+            continue
+        prefix = name.rsplit("__mutmut_", 1)[0]
+        path = workdir / "mutants" / Path(*prefix.split(".")[:-1]).with_suffix(".py")
+        function = prefix.split(".")[-1]
+        siblings = ([f"{prefix.rsplit('.', 1)[0]}.{m}" for m in
+                     re.findall(rf"^def ({re.escape(function)}__mutmut_\d+)\(", path.read_text(), re.M)]
+                    if path.exists() else [])
+        same = [n for n, e in mutant_edits(workdir, siblings).items() if e == edit]
+        if len(same) == 1:
+            resolved[same[0]] = reason
+        else:
+            now = f"`{edits[name]}`" if name in edits else "no such mutant"
+            stale.append(f"{name}: triaged edit `{edit}`, generated now: {now}; "
+                         f"{len(same)} mutants of the function make the triaged edit")
+    return resolved, stale
 
 
-def check_triage(workdir: Path) -> None:
-    stale = stale_triage(workdir)
+def check_triage(workdir: Path) -> dict[str, str]:
+    """:func:`resolve_triage`, refusing a stale line."""
+    resolved, stale = resolve_triage(workdir)
     if stale:
-        raise SystemExit("mutation: stale lines in tests/mutation_equivalent.txt (find each edit's new "
-                         "number, or triage again):\n  " + "\n  ".join(stale))
+        raise SystemExit("mutation: stale lines in tests/mutation_equivalent.txt (triage again):\n  "
+                         + "\n  ".join(stale))
+    return resolved
 
 
 #: the unit tests of the math modules (the separate suite of ``tests``)
@@ -207,8 +229,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not codes:
         print("mutation: no results in mutants/ (run `make mutation` first)")
         return 1
-    check_triage(ROOT)
-    triage = read_triage()
+    triage = check_triage(ROOT)
     unit = json.loads(UNIT_RESULTS.read_text()) if UNIT_RESULTS.exists() else None
     counts = tally(codes, triage, unit)
     fields = ["generated", "killed_by_claims", "equivalent", "surviving", "no_claim_runs_it", "not_run"]
@@ -268,12 +289,11 @@ def cmd_sample(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     scratch_copy(workdir)
     names = generate(workdir)
-    check_triage(workdir)
+    triage = check_triage(workdir)
     sample = sorted(sorted(names, key=lambda n: hashlib.sha256(f"{args.seed}:{n}".encode()).hexdigest())[:args.size])
     print(f"mutation-sample: {len(names)} mutants generated, {len(sample)} drawn with seed {args.seed}")
     mutmut_run(workdir, sample)
     codes = read_results(workdir)
-    triage = read_triage()
     killed = [n for n in sample if codes.get(n) in KILLED]
     equivalent = [n for n in sample if n not in killed and n in triage]
     rest = [n for n in sample if n not in killed and n not in equivalent]
@@ -296,14 +316,13 @@ def cmd_only(args: argparse.Namespace) -> int:
     workdir = ROOT / "_build" / "mutation-only"
     scratch_copy(workdir)
     names = set(generate(workdir))
-    check_triage(workdir)
+    triage = check_triage(workdir)
     unknown = [n for n in args.names if n not in names]
     if unknown:
         print(f"mutation: no such generated mutant: {', '.join(unknown)}")
         return 2
     mutmut_run(workdir, args.names)
     codes = read_results(workdir)
-    triage = read_triage()
     for n in args.names:
         verdict = ("killed" if codes.get(n) in KILLED else "equivalent" if n in triage
                    else "no claim runs it" if codes.get(n) in NO_TESTS else "not killed")

@@ -98,9 +98,15 @@ def test_a_triage_line_names_its_edit_and_a_renumbered_mutant_is_caught(tmp_path
     triage = tmp_path / "triage.txt"
     monkeypatch.setattr(mutation, "TRIAGE", triage)
     triage.write_text("privlib.core.m.x_f__mutmut_1  `return p >= 0`  p is a count: p >= 0 and p > 0 agree\n")
-    assert mutation.stale_triage(tmp_path) == []
+    assert mutation.resolve_triage(tmp_path) == ({"privlib.core.m.x_f__mutmut_1": "p is a count: p >= 0 and p > 0 agree"}, [])
+    # renumbered: the line follows its edit
     triage.write_text("privlib.core.m.x_f__mutmut_2  `return p >= 0`  p is a count: p >= 0 and p > 0 agree\n")
-    assert "generated now: `return p > 1`" in mutation.stale_triage(tmp_path)[0]
+    assert mutation.resolve_triage(tmp_path)[0] == {"privlib.core.m.x_f__mutmut_1": "p is a count: p >= 0 and p > 0 agree"}
+    # an edit no mutant makes any more: stale, and refused
+    triage.write_text("privlib.core.m.x_f__mutmut_2  `return p != 0`  p is a count\n")
+    assert "generated now: `return p > 1`" in mutation.resolve_triage(tmp_path)[1][0]
+    with pytest.raises(SystemExit, match="stale"):
+        mutation.check_triage(tmp_path)
     triage.write_text("privlib.core.m.x_f__mutmut_1  p is a count\n")
     with pytest.raises(ValueError, match="expected 'name  `edit`  reason'"):
         mutation.read_triage_edits()

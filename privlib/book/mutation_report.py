@@ -14,9 +14,9 @@ COLUMNS = [
     ("module", "module"),
     ("generated", "generated"),
     ("killed_by_claims", "killed by claims"),
-    ("killed_by_tests", "of the rest, killed by unit tests"),
     ("equivalent", "equivalent"),
-    ("surviving", "surviving"),
+    ("surviving", "surviving the claims"),
+    ("killed_by_tests", "of which killed by unit tests"),
     ("no_claim_runs_it", "of which no claim runs the function"),
     ("not_run", "not run yet"),
 ]
