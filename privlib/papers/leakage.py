@@ -739,9 +739,7 @@ def _tilted_cell_log_mass(n: int, steps: NDArray[np.int64], probs: NDArray[np.fl
     tilted = np.zeros_like(probs)
     tilted[keep] = np.exp(log_w - log_m)
     t, law = _lattice_sum_law(n, steps, tilted / tilted.sum())
-    inside = (t >= first) & (t <= last) & (law > 0)
-    if not inside.any():
-        return -np.inf
+    inside = (t >= first) & (t <= last) & (law > 0)   # none (a cell between the sums reached): log 0 = -inf
     return float(special.logsumexp(np.log(law[inside]) + n * log_m - lam * t[inside]))
 
 
