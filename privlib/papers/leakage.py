@@ -293,7 +293,9 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
     Where the tail underflows, k lies more than ~37
     standard deviations below the mean, and the ratio is the continued fraction of the
     incomplete beta function without its power prefactor,
-    ``I_q(m - k, k + 1) / P(S = k) = p * CF`` (modified Lentz; a few terms that far in the tail)."""
+    ``I_q(m - k, k + 1) / P(S = k) = p * CF``, evaluated backwards at a fixed depth of 16 pairs of
+    terms (that far in the tail it converges to rounding within 6 pairs, measured for m from 10^3
+    to 10^12 and p from 1e-3 to 0.999)."""
     small_p = p <= q
     inner = k < m
     with np.errstate(all="ignore"):
@@ -308,30 +310,20 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
     deep = ~(tail > 1e-290)
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
-        tiny = 1e-300
-        c = np.ones_like(a)
-        d = 1.0 - (a + b) * x / (a + 1.0)
-        d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
-        h = d.copy()
-        for first in range(1, 500, 16):
-            # the next 16 pairs of partial numerators at once (one array operation each)
-            i = np.arange(first, first + 16.0)[:, None]
-            even = i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i))
-            odd = -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))
-            for row in range(16):
-                for aa in (even[row], odd[row]):
-                    d = 1.0 + aa * d
-                    d = 1.0 / np.where(np.abs(d) < tiny, tiny, d)
-                    c = 1.0 + aa / c
-                    c = np.where(np.abs(c) < tiny, tiny, c)
-                    h *= d * c
-                if (np.abs(d * c - 1.0) < 1e-13).all():  # rounding keeps it near 1e-14 at large m
-                    break
-            else:
-                continue
-            break                                  # the inner loop converged
+        # the partial numerators of NR's betacf, -(a + b) x / (a + 1) then pairs (even i, odd i),
+        # in one array; the fraction 1 / (1 + t_1 / (1 + t_2 / ...)) is evaluated backwards from a
+        # fixed depth of 16 pairs: this far in the tail (beyond ~37 sd) it converges within 6
+        i = np.arange(1.0, 17.0)[:, None]
+        terms = np.empty((33, a.size))
+        terms[0] = -(a + b) * x / (a + 1.0)
+        terms[1::2] = i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i))
+        terms[2::2] = -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))
+        g = np.ones_like(a)
+        for t in terms[::-1]:
+            np.divide(t, g, out=g)
+            g += 1.0
         with np.errstate(divide="ignore"):
-            out[deep] = np.log(p[deep]) + np.log(h)
+            out[deep] = np.log(p[deep]) - np.log(g)
     return out
 
 

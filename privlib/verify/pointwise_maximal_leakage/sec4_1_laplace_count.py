@@ -264,12 +264,12 @@ def laplace_count_extremes(theta: float = 0.3) -> Evidence:
 
 @laplace_count_extremes.mutant("leakage._log_binomial_mills", "continued fraction: the prefactor q for p")
 def _(f):
-    return edit("out[deep] = np.log(p[deep]) + np.log(h)", "out[deep] = np.log(q[deep]) + np.log(h)")(f)
+    return edit("out[deep] = np.log(p[deep]) - np.log(g)", "out[deep] = np.log(q[deep]) - np.log(g)")(f)
 
 
 @laplace_count_extremes.mutant("leakage._log_binomial_mills", "continued fraction: even partial numerators i (b + i)")
 def _(f):
-    return edit("even = i * (b - i) * x", "even = i * (b + i) * x")(f)
+    return edit("terms[1::2] = i * (b - i) * x", "terms[1::2] = i * (b + i) * x")(f)
 
 
 @laplace_count_extremes.mutant("leakage._log_binomial_mills", "binomial mass below 1e-290: the log-mass added, not subtracted")
