@@ -285,50 +285,57 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
 def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                         q: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
-    given separately, so that a p within 1e-17 of 1 keeps its digits). Where the tail does not
-    underflow: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
+    given separately, so that a p within 1e-17 of 1 keeps its digits).
+
+    Far below the mean, where the Chernoff exponent ``m KL(k/m || p)`` is at least 640 (the tail is
+    below e^-640): the continued fraction of the incomplete beta function without its power
+    prefactor, ``I_q(m - k, k + 1) / P(S = k) = p * CF``, evaluated backwards at a fixed depth of 8
+    pairs of terms (there 6 pairs give the value of 60 to the last bit: measured for m from 300 to
+    10^12, p from 1e-4 to 0.9999, k from 30 to 10^4 standard deviations below the mean and every
+    k below 200 in the Poisson regime; it ends exactly after k + 1 pairs).
+    Elsewhere: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
     Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
-    pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q); where only the pmf
-    underflows (a mass far beyond the mean, an enormous ratio), log-gamma differences.
-    Where the tail underflows, k lies more than ~37
-    standard deviations below the mean, and the ratio is the continued fraction of the
-    incomplete beta function without its power prefactor,
-    ``I_q(m - k, k + 1) / P(S = k) = p * CF``, evaluated backwards at a fixed depth of 8 pairs of
-    terms (that far in the tail 6 pairs give the value of 40 pairs to the last bit, measured for m
-    from 300 to 10^12, p from 1e-4 to 0.9999, k from 30 to 10^4 standard deviations below the mean)."""
-    small_p = p <= q
-    inner = k < m
-    with np.errstate(all="ignore"):
-        tail = np.where(inner, special.betainc(np.where(inner, m - k, 1.0), k + 1.0, q), 1.0)   # 1 at k = m
-    # scipy's binomial (Boost's pmf, as stats.binom) without the per-call argument checks: k, m, p are valid here
-    pmf = stats.Binomial(n=m, p=np.where(small_p, p, q), validation_policy="skip_all").pmf(np.where(small_p, k, m - k))
-    fine = (tail > 1e-290) & (pmf > 1e-290)
+    pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q). Neither underflows
+    below the mean (``P(S = k) >= e^{-m KL} / sqrt(8 k (1 - k/m)) > e^-655`` for m <= 10^12), and
+    above it the tail is at least 1/2; where the pmf underflows there (a mass far beyond the mean,
+    an enormous ratio), log-gamma differences."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(fine, np.log(tail) - np.log(pmf), 0.0)
-    huge = (tail > 1e-290) & ~fine                 # a mass far beyond the mean: the ratio is enormous
-    if huge.any():   # log pmf below -667: log-gamma differences (absolute error ~1e-16 m log m) suffice
-        kh, ph = k[huge], p[huge]
-        log_pmf = (special.gammaln(m + 1.0) - special.gammaln(kh + 1.0) - special.gammaln(m - kh + 1.0)
-                   + special.xlogy(kh, ph) + special.xlog1py(m - kh, -ph))
-        out[huge] = np.log(tail[huge]) - log_pmf
-    deep = ~(tail > 1e-290)
+        exponent = special.xlogy(k, k / (m * p)) + special.xlogy(m - k, (m - k) / (m * q))
+    deep = (k < m * p) & (exponent >= 640.0)
+    out = np.empty(k.shape)
+    rest = ~deep
+    if rest.any():
+        kr, pr, qr = k[rest], p[rest], q[rest]
+        small_p = pr <= qr
+        inner = kr < m
+        with np.errstate(all="ignore"):
+            tail = np.where(inner, special.betainc(np.where(inner, m - kr, 1.0), kr + 1.0, qr), 1.0)   # 1 at k = m
+        # scipy's binomial (Boost's pmf, as stats.binom) without the per-call argument checks: k, m, p are valid here
+        pmf = stats.Binomial(n=m, p=np.where(small_p, pr, qr), validation_policy="skip_all").pmf(np.where(small_p, kr, m - kr))
+        with np.errstate(divide="ignore"):
+            ratio = np.log(tail) - np.log(pmf)
+        huge = ~(pmf > 1e-290)                     # a mass far beyond the mean: the ratio is enormous
+        if huge.any():   # log pmf below -667: log-gamma differences (absolute error ~1e-16 m log m) suffice
+            kh, ph = kr[huge], pr[huge]
+            log_pmf = (special.gammaln(m + 1.0) - special.gammaln(kh + 1.0) - special.gammaln(m - kh + 1.0)
+                       + special.xlogy(kh, ph) + special.xlog1py(m - kh, -ph))
+            ratio[huge] = np.log(tail[huge]) - log_pmf
+        out[rest] = ratio
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
         # the partial numerators of NR's betacf, -(a + b) x / (a + 1) then pairs (even i, odd i),
-        # in one array; the fraction 1 / (1 + t_1 / (1 + t_2 / ...)) is evaluated backwards from a
-        # fixed depth of 8 pairs: this far in the tail (beyond ~37 sd) 6 pairs already give the
-        # value of 40 to the last bit, 5 pairs to 2e-14, 4 to 2e-13
+        # in one array; the fraction 1 / (1 + t_1 / (1 + t_2 / ...)) is evaluated backwards
         i = np.arange(1.0, 9.0)[:, None]
+        two_i = a + 2.0 * i
         terms = np.empty((17, a.size))
         terms[0] = -(a + b) * x / (a + 1.0)
-        terms[1::2] = i * (b - i) * x / ((a + 2 * i - 1.0) * (a + 2 * i))
-        terms[2::2] = -(a + i) * (a + b + i) * x / ((a + 2 * i) * (a + 2 * i + 1.0))
+        terms[1::2] = i * (b - i) * x / ((two_i - 1.0) * two_i)
+        terms[2::2] = -(a + i) * (a + b + i) * x / (two_i * (two_i + 1.0))
         g = np.ones_like(a)
         for t in terms[::-1]:
             np.divide(t, g, out=g)
             g += 1.0
-        with np.errstate(divide="ignore"):
-            out[deep] = np.log(p[deep]) - np.log(g)
+        out[deep] = np.log(p[deep]) - np.log(g)
     return out
 
 

@@ -274,7 +274,7 @@ def _(f):
 
 @laplace_count_extremes.mutant("leakage._log_binomial_mills", "binomial mass below 1e-290: the log-mass added, not subtracted")
 def _(f):
-    return edit("out[huge] = np.log(tail[huge]) - log_pmf", "out[huge] = np.log(tail[huge]) + log_pmf")(f)
+    return edit("ratio[huge] = np.log(tail[huge]) - log_pmf", "ratio[huge] = np.log(tail[huge]) + log_pmf")(f)
 
 
 @laplace_count_extremes.mutant("leakage.laplace_count_pml", "the linear-space route kept up to epsilon = 7000 (e^eps overflows)")
