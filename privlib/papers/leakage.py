@@ -16,7 +16,7 @@ from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
 from privlib.core import notions
-from privlib.core._logspace import log_binomial_pmf, max_log_ratio
+from privlib.core._logspace import _LOG_SQRT_2PI, _stirlerr, log_binomial_pmf, max_log_ratio
 
 __all__ = [
     "min_entropy",
@@ -285,25 +285,29 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
 def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                         q: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
-    given separately, so that a p within 1e-17 of 1 keeps its digits).
+    given separately, so that a p within 1e-17 of 1 keeps its digits), by the Chernoff exponent
+    ``m KL(k/m || p)`` of the count:
 
-    Far below the mean, where the Chernoff exponent ``m KL(k/m || p)`` is at least 640 (the tail is
-    below e^-640): the continued fraction of the incomplete beta function without its power
-    prefactor, ``I_q(m - k, k + 1) / P(S = k) = p * CF``, evaluated backwards at a fixed depth of 8
-    pairs of terms (there 6 pairs give the value of 60 to the last bit: measured for m from 300 to
-    10^12, p from 1e-4 to 0.9999, k from 30 to 10^4 standard deviations below the mean and every
-    k below 200 in the Poisson regime; it ends exactly after k + 1 pairs).
-    Elsewhere: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
-    Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
-    pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q). Neither underflows
-    below the mean (``P(S = k) >= e^{-m KL} / sqrt(8 k (1 - k/m)) > e^-655`` for m <= 10^12), and
-    above it the tail is at least 1/2; where the pmf underflows there (a mass far beyond the mean,
-    an enormous ratio), log-gamma differences."""
+    - at least 640 below the mean (the tail below e^-640): the continued fraction of the
+      incomplete beta function without its power prefactor, ``I_q(m - k, k + 1) / P(S = k) = p * CF``,
+      evaluated backwards at a fixed depth of 8 pairs of terms (there 6 pairs give the value of 60
+      to the last bit: measured for m from 300 to 10^12, p from 1e-4 to 0.9999, k from 30 to 10^4
+      standard deviations below the mean and every k below 200 in the Poisson regime; it ends
+      exactly after k + 1 pairs);
+    - at least 640 above the mean: ``-log P(S = k)`` (the tail is 1 to within e^-640), in Loader's
+      saddle-point form (``stirlerr``, and the exponent itself as ``bd0(k, m p) + bd0(m - k, m q)``);
+    - below 640: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
+      Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
+      pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q); neither underflows
+      there (``P(S = k) >= e^{-m KL} / sqrt(8 k (1 - k/m)) > e^-655`` for m <= 10^12).
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
         exponent = special.xlogy(k, k / (m * p)) + special.xlogy(m - k, (m - k) / (m * q))
-    deep = (k < m * p) & (exponent >= 640.0)
+    far = exponent >= 640.0
+    deep = far & (k < m * p)
+    beyond = far & ~deep
+    rest = ~far
     out = np.empty(k.shape)
-    rest = ~deep
     if rest.any():
         kr, pr, qr = k[rest], p[rest], q[rest]
         small_p = pr <= qr
@@ -312,15 +316,15 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
             tail = np.where(inner, special.betainc(np.where(inner, m - kr, 1.0), kr + 1.0, qr), 1.0)   # 1 at k = m
         # scipy's binomial (Boost's pmf, as stats.binom) without the per-call argument checks: k, m, p are valid here
         pmf = stats.Binomial(n=m, p=np.where(small_p, pr, qr), validation_policy="skip_all").pmf(np.where(small_p, kr, m - kr))
-        with np.errstate(divide="ignore"):
-            ratio = np.log(tail) - np.log(pmf)
-        huge = ~(pmf > 1e-290)                     # a mass far beyond the mean: the ratio is enormous
-        if huge.any():   # log pmf below -667: log-gamma differences (absolute error ~1e-16 m log m) suffice
-            kh, ph = kr[huge], pr[huge]
-            log_pmf = (special.gammaln(m + 1.0) - special.gammaln(kh + 1.0) - special.gammaln(m - kh + 1.0)
-                       + special.xlogy(kh, ph) + special.xlog1py(m - kh, -ph))
-            ratio[huge] = np.log(tail[huge]) - log_pmf
-        out[rest] = ratio
+        out[rest] = np.log(tail) - np.log(pmf)
+    if beyond.any():
+        kb = k[beyond]
+        top = kb == m                                  # P(S = m) = p^m
+        kb_, rb = np.where(top, 1.0, kb), np.where(top, 1.0, m - kb)
+        # the exponent is Loader's bd0(k, m p) + bd0(m - k, m q)
+        log_pmf = (_stirlerr(np.array([float(m)])) - _stirlerr(kb_) - _stirlerr(rb) - exponent[beyond]
+                   + 0.5 * (np.log(float(m)) - np.log(kb_) - np.log(rb)) - _LOG_SQRT_2PI)
+        out[beyond] = -np.where(top, m * np.log(p[beyond]), log_pmf)
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
         # the partial numerators of NR's betacf, -(a + b) x / (a + 1) then pairs (even i, odd i),

@@ -272,9 +272,9 @@ def _(f):
     return edit("terms[1::2] = i * (b - i) * x", "terms[1::2] = i * (b + i) * x")(f)
 
 
-@laplace_count_extremes.mutant("leakage._log_binomial_mills", "binomial mass below 1e-290: the log-mass added, not subtracted")
+@laplace_count_extremes.mutant("leakage._log_binomial_mills", "far beyond the mean: the log-mass added, not subtracted")
 def _(f):
-    return edit("ratio[huge] = np.log(tail[huge]) - log_pmf", "ratio[huge] = np.log(tail[huge]) + log_pmf")(f)
+    return edit("out[beyond] = -np.where(", "out[beyond] = np.where(")(f)
 
 
 @laplace_count_extremes.mutant("leakage.laplace_count_pml", "the linear-space route kept up to epsilon = 7000 (e^eps overflows)")
