@@ -322,7 +322,8 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
         top = kb == m                                  # P(S = m) = p^m
         kb_, rb = np.where(top, 1.0, kb), np.where(top, 1.0, m - kb)
         # the exponent is Loader's bd0(k, m p) + bd0(m - k, m q)
-        log_pmf = (_stirlerr(np.array([float(m)])) - _stirlerr(kb_) - _stirlerr(rb) - exponent[beyond]
+        st = _stirlerr(np.concatenate(([float(m)], kb_, rb)))   # one call: stirlerr(m), (k), (m - k)
+        log_pmf = (st[0] - st[1:kb.size + 1] - st[kb.size + 1:] - exponent[beyond]
                    + 0.5 * (np.log(float(m)) - np.log(kb_) - np.log(rb)) - _LOG_SQRT_2PI)
         out[beyond] = -np.where(top, m * np.log(p[beyond]), log_pmf)
     if deep.any():
