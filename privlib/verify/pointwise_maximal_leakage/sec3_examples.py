@@ -41,7 +41,8 @@ def _exact_cell_masses(n: int, steps: list[int], weights: list[int], lattice: in
 @claim("001/ex-3-1", item="Example 3.1",
        statement="The quantised sample mean is a global feature: its min-entropy tends to 0 with n (not "
                  "monotonically), while one row keeps min-entropy $H_\\infty(P)$ for every n.",
-       method="exact integer polynomial powers for n = 1, 10, 50, 200 (and a mean on a cell edge); for n up to 10^7, "
+       method="exact integer polynomial powers for n = 1, 10, 50, 200 (and a mean on a cell edge; and a support "
+              "{0, 2/3} whose sums skip every other lattice point, n = 1 and 5); for n up to 10^7, "
               "Hoeffding's bound -log(1 - 2 exp(-2 n d^2)) with d the distance from the mean to the nearest cell edge; "
               "constant records (a one-point support), whose mean is known: exactly 0")
 def ex_3_1() -> Evidence:
@@ -52,6 +53,9 @@ def ex_3_1() -> Evidence:
     for n in (10, 100):
         ours.append(leakage.quantized_mean_min_entropy(n, [0.0, 0.5, 1.0], [0.3, 0.4, 0.3]))
         exact.append(-np.log(_exact_cell_masses(n, [0, 1, 2], [3, 4, 3], 2).max()))
+    for n in (1, 5):  # support {0, 2/3}: lattice 1/3, sums on even steps only (cells holding no sum)
+        ours.append(leakage.quantized_mean_min_entropy(n, [0.0, 2.0 / 3.0], [0.5, 0.5]))
+        exact.append(-np.log(_exact_cell_masses(n, [0, 2], [1, 1], 3).max()))
     sizes = np.array([10**3, 10**4, 10**5, 10**7])
     large = [leakage.quantized_mean_min_entropy(int(n), [0.0, 0.25, 1.0], [0.5, 0.3, 0.2]) for n in sizes]
     d = 0.025  # mean 0.275, cell [0.2, 0.3)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 
@@ -162,3 +165,129 @@ def _(f):
 @pml_budget.mutant("leakage.calibrate_to_pml", "bisection stopped at a tolerance of 1e-4")
 def _(f):
     return edit("xtol=1e-14, rtol=4 * np.finfo(float).eps", "xtol=1e-4")(f)
+
+
+@reference
+def _count_pml_full_sum(n: int, theta: float, epsilon: float, y: float, dps: int = 40) -> float:
+    """l(X_1 -> y) for the Laplace fraction query by summing both mixtures over every count
+    k = 0 .. n - 1 in ``dps``-digit arithmetic (binomial weights by the exact ratio of consecutive
+    terms; every factor e^{-eps |n y - k - z|} taken relative to the smallest distance, so that
+    epsilon may be as large as the largest double)."""
+    with mpmath.workdps(dps):
+        th, e, ny = mpmath.mpf(theta), mpmath.mpf(epsilon), mpmath.mpf(n) * mpmath.mpf(y)
+        odds = th / (1 - th)
+        dist = [[abs(ny - k - z) for k in range(n)] for z in (0, 1)]
+        near = min(min(d) for d in dist)
+        weight, a = mpmath.mpf(1), [mpmath.mpf(0), mpmath.mpf(0)]
+        for k in range(n):
+            for z in (0, 1):
+                a[z] += weight * mpmath.exp(-e * (dist[z][k] - near))
+            weight *= (n - 1 - k) * odds / (k + 1)
+        return float(mpmath.log(max(a) / (th * a[1] + (1 - th) * a[0])))
+
+
+@reference
+def _count_pml_peak_walk(n: int, theta: float, epsilon: float, y: float) -> float:
+    """The same for large n: the summand P(k) e^{-eps |n y - k - z|} is log-concave in k, so both
+    mixtures are summed (30 digits) from its peak outwards until a term falls below 1e-40 of the
+    peak's."""
+    m = n - 1
+    with mpmath.workdps(30):
+        th, e, ny = mpmath.mpf(theta), mpmath.mpf(epsilon), mpmath.mpf(n) * mpmath.mpf(y)
+        odds = th / (1 - th)
+        # the peak: at n y unless a tilted mean m theta e^{+-eps} / (1 - theta + theta e^{+-eps}) is nearer the mode
+        tilts = [th * mpmath.exp(s) / (1 - th + th * mpmath.exp(s)) for s in (e, -e)]
+        k0 = int(min(max(sorted([m * tilts[0], m * tilts[1], ny - 1])[1], 0), m))
+        log_p0 = (mpmath.loggamma(m + 1) - mpmath.loggamma(k0 + 1) - mpmath.loggamma(m - k0 + 1)
+                  + k0 * mpmath.log(th) + (m - k0) * mpmath.log1p(-th))
+        p0 = mpmath.exp(log_p0 - mpmath.floor(log_p0))  # a common factor: only ratios matter
+        a = [mpmath.mpf(0), mpmath.mpf(0)]
+        for step in (1, -1):
+            k, pk, top = (k0, p0, mpmath.mpf(0)) if step == 1 else (k0 - 1, p0 * k0 / ((m - k0 + 1) * odds), mpmath.mpf(0))
+            while 0 <= k <= m:
+                terms = [pk * mpmath.exp(-e * abs(ny - k - z)) for z in (0, 1)]
+                a[0], a[1] = a[0] + terms[0], a[1] + terms[1]
+                top = max(top, terms[1])
+                if terms[1] < top * mpmath.mpf(10) ** -40:
+                    break
+                pk = pk * (m - k) * odds / (k + 1) if step == 1 else pk * k / ((m - k + 1) * odds)
+                k += step
+        return float(mpmath.log(max(a) / (th * a[1] + (1 - th) * a[0])))
+
+
+@reference
+def _count_pml_limit(n: int, theta: float, y: float) -> float:
+    """The limit of l(X_1 -> y) as epsilon -> infinity, in exact rationals: only the counts k + z
+    nearest to n y remain in the mixtures."""
+    th, ny = Fraction(theta), Fraction(float(n * y))
+    pmf = [Fraction(math.comb(n - 1, k)) * th ** k * (1 - th) ** (n - 1 - k) for k in range(n)]
+    dist = [[abs(ny - (k + z)) for k in range(n)] for z in (0, 1)]
+    nearest = min(min(d) for d in dist)
+    a = [sum(pmf[k] for k in range(n) if dist[z][k] == nearest) for z in (0, 1)]
+    return math.log(max(a) / (th * a[1] + (1 - th) * a[0]))
+
+
+@claim("001/laplace-count-extremes", item="Proposition 12's set-up, beyond the chapter's range",
+       statement=r"Beyond the chapter's parameters, the per-output PML of the Laplace counting query stays exact: "
+                 r"at $n = 10^6$ for outputs between the two tilted means, where each tilted binomial tail is "
+                 r"below $10^{-290}$; for outputs beyond a tilted mean, where its binomial mass underflows; and at "
+                 r"$\varepsilon$ above 700 up to the largest double, where it tends to $-\log\theta$ or "
+                 r"$-\log(1-\theta)$ by the count nearest to $n y$.",
+       method="n = 10^6, theta = 0.3, epsilon = 0.5, outputs 0.25, 0.3, 0.35 (n y not a whole number): both mixtures "
+              "summed in 30 digits from the summand's peak outwards; n = 4000, epsilon = 0.5, outputs 0.002 and 0.9 "
+              "(beyond a tilted mean: that tilted mass below 1e-290): both mixtures summed over all 4000 counts in "
+              "30 digits; "
+              "n = 40, epsilon = 800 and 5000, ten outputs in and beyond [0, 1]: the same full sum in 60 digits; "
+              "epsilon = 1e300 and the largest double: the limit in exact rationals")
+def laplace_count_extremes(theta: float = 0.3) -> Evidence:
+    far = np.array([0.25 + 2.0**-22, 0.3 + 2.0**-22, 0.35 + 2.0**-21])   # n y exact in binary, not whole
+    far_ref = [_count_pml_peak_walk(10**6, theta, 0.5, y) for y in far]
+    beyond = np.array([0.002 + 2.0**-14, 0.9 + 2.0**-12])
+    beyond_ref = [_count_pml_full_sum(4000, theta, 0.5, y, dps=30) for y in beyond]
+    ys = np.array([-0.3, 0.0, 0.01, 0.3125, 0.33, 0.5, 0.9, 0.97, 1.0, 1.2])
+    log_space = [leakage.laplace_count_pml(40, theta, eps, ys) for eps in (800.0, 5000.0)]
+    log_space_ref = [[_count_pml_full_sum(40, theta, eps, y, dps=60) for y in ys] for eps in (800.0, 5000.0)]
+    limit = [leakage.laplace_count_pml(40, theta, eps, ys) for eps in (1e300, np.finfo(float).max)]
+    limit_ref = [_count_pml_limit(40, theta, y) for y in ys]
+    # tolerances: each tilted tail ratio carries ~1e-14 relative error (continued fraction, betainc),
+    # which enters the leakage as an absolute error of that order; the log-space parts ~1e-15
+    return all_of(
+        close(leakage.laplace_count_pml(10**6, theta, 0.5, far), far_ref, atol=1e-13, rtol=1e-12,
+              detail="n = 10^6 between the tilted means (both tilted tails below 1e-290: the continued fraction)"),
+        close(leakage.laplace_count_pml(4000, theta, 0.5, beyond), beyond_ref, atol=1e-13, rtol=1e-12,
+              detail="n = 4000: outputs beyond a tilted mean (its binomial mass below 1e-290), on both sides"),
+        close(log_space, log_space_ref, atol=1e-14, rtol=1e-12,
+              detail="epsilon = 800 and 5000 (log-space), against the full sum"),
+        close(limit, [limit_ref, limit_ref], atol=1e-15, rtol=1e-12,
+              detail="epsilon = 1e300 and the largest double, against the limit (exact rationals)"))
+
+
+@laplace_count_extremes.mutant("leakage._log_binomial_mills", "continued fraction: the prefactor q for p")
+def _(f):
+    return edit("out[deep] = np.log(p[deep]) - np.log(g)", "out[deep] = np.log(q[deep]) - np.log(g)")(f)
+
+
+@laplace_count_extremes.mutant("leakage._log_binomial_mills", "continued fraction: even partial numerators i (b + i)")
+def _(f):
+    return edit("terms[1::2] = i * (b - i) * x", "terms[1::2] = i * (b + i) * x")(f)
+
+
+@laplace_count_extremes.mutant("leakage._log_binomial_mills", "far beyond the mean: the log-mass added, not subtracted")
+def _(f):
+    return edit("out[beyond] = -np.where(", "out[beyond] = np.where(")(f)
+
+
+@laplace_count_extremes.mutant("leakage.laplace_count_pml", "the linear-space route kept up to epsilon = 7000 (e^eps overflows)")
+def _(f):
+    return edit("if eps > 700.0:", "if eps > 7000.0:")(f)
+
+
+@laplace_count_extremes.mutant("leakage._laplace_count_pml_log_space", "log-space: the middle part left out")
+def _(f):
+    return edit("mid = np.where(has_mid, 0.0, -np.inf)", "mid = np.full(f.shape, -np.inf)")(f)
+
+
+@laplace_count_extremes.mutant("leakage._laplace_count_pml_log_space",
+                               "log-space: coefficients multiplied by epsilon before they are subtracted")
+def _(f):
+    return edit("a0 = np.logaddexp(a0, offset - eps * (c0 - ref))", "a0 = np.logaddexp(a0, offset - eps * c0 + eps * ref)")(f)
