@@ -84,7 +84,7 @@ def _exact_pair(p: float, q: float) -> tuple[Fraction, Fraction]:
 
 
 def _log_binomial_pmf_exact(k: NDArray[np.float64], size: int, p: float, q: float) -> NDArray[np.float64]:
-    """log Bin(size, p) at integers k for the exact law of :func:`_exact_pair`: Loader's form
+    """log Bin(size, p) at integers k for the exact law of ``_exact_pair``: Loader's form
     (``privlib.core._logspace.log_binomial_pmf``) at the doubles, corrected to first order for the
     rounding of the two means ``size p`` and ``size q`` its deviance uses (and of the larger of p
     and q): ``d bd0(x, M) / dM = 1 - x / M``, and the means are off by at most one ulp, so the
@@ -104,7 +104,7 @@ def _log_binomial_pmf_exact(k: NDArray[np.float64], size: int, p: float, q: floa
 
 def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
     """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size, for the exact
-    law of :func:`_exact_pair`: the first from :func:`_log_binomial_pmf_exact`, the rest by summing
+    law of ``_exact_pair``: the first from ``_log_binomial_pmf_exact``, the rest by summing
     the exact log-ratios ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per
     term)."""
     j = start[:, None] + np.arange(count, dtype=float)[None, :]
