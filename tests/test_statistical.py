@@ -288,6 +288,19 @@ def test_pure_delta_keeps_twelve_digits_at_large_n():
     np.testing.assert_allclose(np.exp(statistical.log_pure_delta(eps, n, pi)), ref, rtol=1e-12)
 
 
+def test_pure_delta_keeps_twelve_digits_far_out_at_ten_million():
+    """At n = 10^7, 12 and 33 standard deviations out (delta near 1e-37 and 1e-242), where the
+    rounding of 1 - pi, of the means n pi and n (1 - pi), and the first output's share read from
+    rounded logs each moved delta by up to 7e-12; each epsilon alone (the grid starts at its
+    threshold) and together with one near the mean (the grid starts there)."""
+    n, pi = 10**7, 0.3
+    eps = np.array([12.0, 33.0]) / np.sqrt(n * pi * (1 - pi))
+    ref = [mp_pure_delta_window(float(e), n, pi) for e in eps]
+    alone = [float(statistical.pure_delta(e, n, pi)) for e in eps]
+    np.testing.assert_allclose(alone, ref, rtol=1e-12)
+    np.testing.assert_allclose(statistical.pure_delta(np.append(eps, 1e-4), n, pi)[:2], ref, rtol=1e-12)
+
+
 def test_many_epsilons_cost_one_setup():
     """10^5 epsilons at a small n: one pass over the outputs, then O(1) each (no window of 256
     outputs per epsilon), the same values as one epsilon at a time."""

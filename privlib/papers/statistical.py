@@ -27,6 +27,8 @@ corrected, so that the chapter's errata compare the paper's own expressions with
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
@@ -71,21 +73,55 @@ _MAX_N = 10**12  # sizes beyond this lose the integer resolution of float64 latt
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
 
+def _exact_pair(p: float, q: float) -> tuple[Fraction, Fraction]:
+    """The exact success and failure probabilities that the doubles ``p`` and ``q = 1 - p`` stand
+    for: the smaller of the two is exact (the caller's pi, or ``1 - pi`` which is exact for
+    pi >= 1/2), the larger is one minus it (``1 - pi`` rounds for pi < 1/2: at n = 10^8 that
+    rounding alone moves the log-binomial by 3e-11)."""
+    if p <= q:
+        return Fraction(p), 1 - Fraction(p)
+    return 1 - Fraction(q), Fraction(q)
+
+
+def _log_binomial_pmf_exact(k: NDArray[np.float64], size: int, p: float, q: float) -> NDArray[np.float64]:
+    """log Bin(size, p) at integers k for the exact law of ``_exact_pair``: Loader's form
+    (``privlib.core._logspace.log_binomial_pmf``) at the doubles, corrected to first order for the
+    rounding of the two means ``size p`` and ``size q`` its deviance uses (and of the larger of p
+    and q): ``d bd0(x, M) / dM = 1 - x / M``, and the means are off by at most one ulp, so the
+    neglected second order is below 1e-20. Without it the log-binomial is off by up to 3e-11 at
+    size 10^8, 30 standard deviations from the mean."""
+    out = _logspace.log_binomial_pmf(k, size, p, q)
+    p_exact, q_exact = _exact_pair(p, q)
+    nf = float(size)
+    mean_p, mean_q = nf * p, nf * q                         # the means Loader's deviance takes
+    off_p = float(size * p_exact - Fraction(mean_p))
+    off_q = float(size * q_exact - Fraction(mean_q))
+    inner = (k > 0) & (k < size)                            # the ends are n log p and n log q, exact
+    with np.errstate(invalid="ignore"):
+        shift = (1.0 - k / mean_p) * off_p + (1.0 - (size - k) / mean_q) * off_q
+    return np.where(inner, out - shift, out)
+
+
 def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
-    """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size: the first
-    from ``privlib.core._logspace.log_binomial_pmf``, the rest by summing the exact log-ratios
-    ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per term)."""
+    """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size, for the exact
+    law of ``_exact_pair``: the first from ``_log_binomial_pmf_exact``, the rest by summing
+    the exact log-ratios ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per
+    term)."""
     j = start[:, None] + np.arange(count, dtype=float)[None, :]
     # log(p / q) split into its double and the rounding error of that double (from extended
-    # precision where the platform has it): summed over 10^5 terms, the error would drift by 1e-11
+    # precision where the platform has it, with the larger of p and q one minus the smaller):
+    # summed over 10^5 terms, the error would drift by 1e-11
     odds = np.log(p) - np.log(q)
-    odds_error = float(np.log(np.longdouble(p)) - np.log(np.longdouble(q)) - np.longdouble(odds))
+    small = np.longdouble(min(p, q))
+    log_small, log_large = np.log(small), np.log1p(-small)
+    odds_error = float((log_small - log_large if p <= q else log_large - log_small) - np.longdouble(odds))
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.log((size - j[:, :-1]) / (j[:, :-1] + 1.0)) + odds
     step = np.where(j[:, 1:] <= size, step, -np.inf)
-    first = _logspace.log_binomial_pmf(start, size, p, q)[:, None]
+    first = _log_binomial_pmf_exact(start, size, p, q)[:, None]
     drift = np.arange(1.0, count) * odds_error
-    return np.concatenate([first, first + (np.cumsum(step, axis=1) + drift)], axis=1)
+    run = (np.cumsum(step, axis=1, dtype=np.longdouble) + drift).astype(float)
+    return np.concatenate([first, first + run], axis=1)
 
 
 def log_binomial_pmf(k: ArrayLike, size: int, pi: float) -> NDArray[np.float64]:
@@ -310,20 +346,28 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     scale = gap.max() if gap.size and gap.max() > 0.0 else 1.0             # keeps gap T as far from underflow as T
     inner = np.concatenate([np.cumsum((gap / scale * tail[1:])[::-1])[::-1], [0.0]])
 
-    def loss(x: NDArray[np.float64]) -> NDArray[np.float64]:
-        fp, fm = _log_factors(x, m, lam, p, q)
-        with np.errstate(invalid="ignore"):
-            return fp - fm                                                 # inf where P_- vanishes
+    # A(j) - e^eps B(j) = lam (j - m p) / (m p q) - expm1(eps) B(j), with m p exact to ~1e-23
+    # (two doubles): the two terms are near eps and cancel to within the step of L; from
+    # ``1 - e^{eps - L}`` through the rounded logs, the first output's share would be off by
+    # up to 1e-16 absolute, which the sum amplifies by about z sqrt(m p q) (1e-11 at m = 10^8)
+    p_exact = _exact_pair(p, q)[0]
+    mean_hi = float(m * p_exact)
+    mean_lo = float(m * p_exact - Fraction(mean_hi))
+    spread = lam / (m * p * q)
+    expm1_eps = np.expm1(eps)
+
+    def excess(x: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.float64]:
+        return spread * ((x - mean_hi) - mean_lo) - e * (c_q * (m - x) + (1.0 - lam))
 
     first_j = np.clip(np.floor(_threshold_plus(eps, m, lam, p, q)) + 1.0, lo, hi + 1.0)
-    first_j = np.where((first_j > lo) & (loss(first_j - 1.0) > eps), first_j - 1.0, first_j)
-    first_j = np.where((first_j <= hi) & ~(loss(np.minimum(first_j, hi)) > eps), first_j + 1.0, first_j)
+    first_j = np.where((first_j > lo) & (excess(first_j - 1.0, expm1_eps) > 0.0), first_j - 1.0, first_j)
+    first_j = np.where((first_j <= hi) & ~(excess(np.minimum(first_j, hi), expm1_eps) > 0.0), first_j + 1.0, first_j)
     out = np.full(eps.shape, np.nan)
     ok = first_j <= hi
     k = (first_j[ok] - lo).astype(np.int64)
     e = eps[ok]
     with np.errstate(divide="ignore", invalid="ignore"):
-        head = np.log(-np.expm1(np.minimum(e - loss(first_j[ok]), 0.0))) + np.log(tail[k])
+        head = np.log(np.maximum(excess(first_j[ok], expm1_eps[ok]), 0.0) / a[k]) + np.log(tail[k])
         out[ok] = np.logaddexp(head, e + np.log(inner[k]) + np.log(scale)) + top
     return out
 

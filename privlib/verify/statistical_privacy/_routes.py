@@ -197,6 +197,7 @@ def _only_plus(eps, n, pi, scale, noise="gaussian"):
     return statistical._noise_deltas_plus(np.ravel(np.asarray(eps, dtype=float)), n, pi, scale, noise).reshape(np.shape(eps))
 
 
+@reference
 def mp_pure_delta_window(eps: float, n: int, pi: float) -> float:
     """Pure SP delta at large n in 30 digits: ``sum_{j >= J} P_+(j) (1 - e^{eps - L(j)})`` with
     ``P_+(j) = b_{n-1}(j - 1)``, ``L(j) = log(j q / ((n - j) p))``, walked from the first output J

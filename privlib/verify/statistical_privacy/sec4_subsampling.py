@@ -14,7 +14,7 @@ from scipy import stats
 
 from privlib.papers import statistical
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, reference
-from privlib.verify.statistical_privacy._routes import _exact_delta, exact_laws, mp_delta
+from privlib.verify.statistical_privacy._routes import _exact_delta, exact_laws, mp_delta, mp_pure_delta_window
 
 
 @claim("004/lemma-4", item="Lemma 4",
@@ -233,7 +233,7 @@ def _(summands):
 
 @claim("004/thm-4-2", item="Theorem 4.2",
        statement="Pure statistical privacy: $\\delta$ is the hockey-stick divergence of Bin(n-1) shifted by one against Bin(n-1); it never falls below the floors $\\pi^{n-1}$ and $(1-\\pi)^{n-1}$, and `pure_delta` returns it without silent zeros (e.g. $1.29 \\times 10^{-52}$ at n = 1000, pi = 0.5, eps = 1).",
-       method="exact rational enumeration of all databases (n = 10) at 5 epsilons and 3 values of pi, the floors at epsilon = 50, and 40-digit sums of the exact laws at n = 1000 and n = 10^5 (eps = 1 and 0.01)")
+       method="exact rational enumeration of all databases (n = 10) at 5 epsilons and 3 values of pi, the floors at epsilon = 50, 40-digit sums of the exact laws at n = 1000 and n = 10^5 (eps = 1 and 0.01) and of log delta near e^-920 at n = 10^8 (eps = 0.0085, pi = 0.5: beyond the grid, the window and the terms past it), and 30-digit sums at n = 10^8, pi = 0.3, eps = 0.006 (delta near 1e-171, 27 standard deviations out, where the rounding of 1 - pi and of n pi each move delta by 1e-11) and eps = 0.05 (delta near e^-26000, beyond the grid: an exact 0)")
 def thm_4_2(n: int = 10) -> Evidence:
     observed, reference = [], []
     for pi in (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2)):
@@ -243,13 +243,16 @@ def thm_4_2(n: int = 10) -> Evidence:
             reference.append(_exact_delta(plus, minus, eps))
         observed.append(float(statistical.pure_delta(50.0, n, float(pi))))
         reference.append(float(max(pi ** (n - 1), (1 - pi) ** (n - 1))))
-    tiny = [(1.0, 1000, 0.5), (0.01, 10**5, 0.3), (1.0, 10**5, 0.5)]
+    tiny = [(1.0, 1000, 0.5), (0.01, 10**5, 0.3), (1.0, 10**5, 0.5), (0.0085, 10**8, 0.5)]
     logs = [float(statistical.log_pure_delta(e, size, p)) for e, size, p in tiny]
     logs_ref = [mp_delta(e, size, size, p, log=True) for e, size, p in tiny]
+    large = statistical.pure_delta([0.006, 0.05], 10**8, 0.3)   # the second beyond the grid: below e^-745
     return all_of(close(observed, reference, rtol=1e-12, atol=1e-15, detail="enumeration and floors, n = 10"),
                   close(float(statistical.pure_delta(1.0, 1000, 0.5)), mp_delta(1.0, 1000, 1000, 0.5), rtol=1e-10,
                         atol=0.0, detail="n = 1000, eps = 1: no silent zero"),
-                  close(logs, logs_ref, rtol=1e-12, atol=0.0, detail="log delta down to e^-6000 (n = 1e5)"))
+                  close(logs, logs_ref, rtol=1e-12, atol=0.0, detail="log delta down to e^-6000 (n = 1e5) and e^-920 (n = 1e8)"),
+                  close(large, [mp_pure_delta_window(e, 10**8, 0.3) for e in (0.006, 0.05)], rtol=1e-12, atol=1e-300,
+                        detail="n = 1e8, pi = 0.3: 12 digits at eps = 0.006, and 0 (delta near e^-26000) at eps = 0.05"))
 
 
 @thm_4_2.mutant("statistical.pure_delta", "outputs beyond 12 standard deviations dropped (the old window)")
@@ -270,6 +273,24 @@ def _(run):
     def wrong(start, count, size, p, q):
         j = np.asarray(start, dtype=float)[:, None] + np.arange(count)[None, :]
         return np.where(j >= size, -np.inf, run(start, count, size, p, q))
+    return wrong
+
+
+@thm_4_2.mutant("statistical._exact_pair", "the rounded 1 - pi taken as exact")
+def _(pair):
+    return lambda p, q: (Fraction(p), Fraction(q))
+
+
+@thm_4_2.mutant("statistical._log_binomial_pmf_exact", "Loader's form at the rounded means n p and n q, uncorrected")
+def _(pmf):
+    return lambda k, size, p, q: statistical._logspace.log_binomial_pmf(k, size, p, q)
+
+
+@thm_4_2.mutant("statistical._log_delta_plus_any", "epsilons beyond the grid given log delta 0 instead of -inf (delta 1)")
+def _(any_):
+    def wrong(eps, m, lam, p, q, floor):
+        out = any_(eps, m, lam, p, q, floor)
+        return np.where(np.isneginf(out) & (floor > -800.0), 0.0, out)
     return wrong
 
 
