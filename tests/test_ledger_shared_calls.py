@@ -5,7 +5,7 @@ meets the mutated code."""
 import sys
 import types
 
-from privlib import claims
+from privlib import claims, profiles
 from privlib.verify import ledger
 
 SOURCE = '''
@@ -91,3 +91,25 @@ def test_sharing_leaves_every_verdict_as_it_is(monkeypatch):
     shared = verdicts(ledger.ledger_entries())
     assert [v[0] for v in shared] == list(SHARING_CLAIMS)
     assert shared == verdicts(ledger.ledger_entries(shared=False))
+
+
+def test_a_mutant_run_stops_at_its_first_failed_check():
+    """A mutant is killed when one check fails: its run ends there (what follows is not computed),
+    the record says FAILED, and no ``except Exception`` in a claim can swallow the stop."""
+    later = []
+
+    def check():
+        first = claims.close(float(profiles.hockey_stick([0.5, 0.5], [0.5, 0.5], 0.0)), 0.0, atol=1e-12)
+        try:
+            second = claims.holds(later.append(1) is None)
+        except Exception:  # noqa: BLE001 - a claim's own handler must not hide the failed check
+            second = claims.holds(True)
+        return claims.all_of(first, second)
+
+    c = claims.Claim("curves/toy-stop", "curves", "toy", "s", "m", "verified", check)
+    c.mutant("profiles.hockey_stick", "adds one")(lambda f: (lambda *a, **k: f(*a, **k) + 1.0))
+    assert c().passed and later == [1]
+    outcome = c.mutation_test()[0]
+    assert outcome.killed and outcome.how == "FAILED"
+    assert later == [1]  # the mutant run ended at the failed first check
+    assert not claims._MUTATING  # and the run's state is restored

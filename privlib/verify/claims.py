@@ -43,6 +43,7 @@ import functools
 import html as _html
 import importlib
 import inspect
+import operator
 import pkgutil
 import sys
 import time
@@ -53,7 +54,8 @@ from typing import Any
 
 import numpy as np
 
-from privlib.verify.evidence import Evidence, all_of, at_most, close, fmt, holds
+from privlib.verify import evidence as _evidence
+from privlib.verify.evidence import Evidence, all_of, fmt
 from privlib.verify.markup import LEDGER_PAGE, _html_text, _MarkdownTable, _names_html, anchor, markdown_html
 # re-exported from here: claim modules write `from privlib.verify.claims import Evidence, claim, close, ...`
 
@@ -297,7 +299,8 @@ def _key(value: Any) -> Any:
 _SHARED_LAYERS = ("privlib.core.", "privlib.papers.", "privlib.verify.")
 _NOT_SHARED = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup",
                "privlib.verify.source_mutants", "privlib.verify.ledger")
-_CONSTANTS: list[tuple[dict[str, Any], str]] = []
+#: per shared module with constants: its namespace and a getter of their values (one C call per module)
+_CONSTANTS: list[tuple[dict[str, Any], Callable[[dict[str, Any]], Any]]] = []
 #: per shared function (while the ledger runs one claim): [calls computed, seconds]; a function
 #: whose first calls were cheap runs as written for the rest of the claim (storing costs more)
 _COSTS: dict[tuple, list] = {}
@@ -308,14 +311,41 @@ def _shareable(modname: str) -> bool:
     return modname.startswith(_SHARED_LAYERS) and modname not in _NOT_SHARED
 
 
-def _constants() -> list[tuple[dict[str, Any], str]]:
+def _constants() -> list[tuple[dict[str, Any], Callable[[dict[str, Any]], Any]]]:
     """The plain module-level values (numbers, strings, tuples) of the shared modules: a claim
     that patches one (``mock.patch.object(statistical, "_MAX_GRID", 0)``) changes what the same
-    call computes, so their identities are part of a stored call's key."""
-    return [(vars(module), name) for modname, module in list(sys.modules.items())
-            if module is not None and _shareable(modname)
-            for name, value in list(vars(module).items())
-            if not name.startswith("__") and isinstance(value, (bool, int, float, complex, str, bytes, tuple, frozenset))]
+    call computes, so their identities are part of a stored call's key. Per module: its namespace
+    and a getter of its constants' values."""
+    found = []
+    for modname, module in list(sys.modules.items()):
+        if module is None or not _shareable(modname):
+            continue
+        names = [name for name, value in list(vars(module).items()) if not name.startswith("__")
+                 and isinstance(value, (bool, int, float, complex, str, bytes, tuple, frozenset))]
+        if names:
+            found.append((vars(module), operator.itemgetter(*names, *names[:1])))  # always a tuple
+    return found
+
+
+def _constants_key() -> tuple:
+    """The identities of the shared modules' constants now (a deleted constant counts as None)."""
+    try:
+        return tuple(id(value) for namespace, values in _CONSTANTS for value in values(namespace))
+    except KeyError:
+        return (object(),)  # equal to no other key: the call runs
+
+
+#: values that no caller can change in place: reused as they are, not copied
+_IMMUTABLE = (bool, int, float, complex, str, bytes, Fraction, type(None))
+
+
+def _private_copy(value: Any) -> Any:
+    """A copy of a stored value that its caller may change without changing the stored one."""
+    if isinstance(value, _IMMUTABLE) or (isinstance(value, np.generic) and not value.dtype.hasobject):
+        return value
+    if type(value) is tuple and all(isinstance(v, _IMMUTABLE) for v in value):
+        return value
+    return copy.deepcopy(value)
 
 
 def _shared_call(name: tuple, func: Callable, args: tuple, kwargs: dict) -> Any:
@@ -334,7 +364,7 @@ def _shared_call(name: tuple, func: Callable, args: tuple, kwargs: dict) -> Any:
         arguments = (_key(args), _key(kwargs))
     except TypeError:
         return func(*args, **kwargs)
-    key = (*name, tuple(id(namespace.get(const)) for namespace, const in _CONSTANTS), *arguments)
+    key = (*name, _constants_key(), *arguments)
     entry = store.get(key)
     if entry is not None:
         value, reached = entry
@@ -342,7 +372,7 @@ def _shared_call(name: tuple, func: Callable, args: tuple, kwargs: dict) -> Any:
             if counts is not None and not _MUTATING:
                 for target in reached:  # the enclosing calls reached these targets too
                     counts[target] += 1
-            return copy.deepcopy(value)
+            return _private_copy(value)
     start = time.perf_counter()
     if _MUTATING:  # a mutant run reads stored values, never stores one
         value = func(*args, **kwargs)
@@ -356,7 +386,7 @@ def _shared_call(name: tuple, func: Callable, args: tuple, kwargs: dict) -> Any:
     reached = frozenset(t for t, n in before.items() if counts[t] != n)
     try:
         if (_key(args), _key(kwargs)) == arguments:  # the call left its arguments as they were
-            store[key] = (copy.deepcopy(value), reached)
+            store[key] = (_private_copy(value), reached)
     except Exception:  # noqa: BLE001 - a value that cannot be copied is not stored
         pass
     return value
@@ -388,6 +418,31 @@ def _shared_references() -> Iterator[None]:
         yield
     finally:
         _REFERENCES, _CONSTANTS, _COSTS = outer
+
+
+# --- a mutant run stops at its first failed check --------------------------------------------
+# A mutant is killed when one check of its claim fails (``all_of`` passes only when every part
+# does), so in a mutant run a failed check ends the run: the rest of the claim is not computed.
+# The exception derives from BaseException so that no ``except Exception`` in a claim swallows it.
+
+
+class _CheckFailed(BaseException):
+    """Raised by a failed check in a mutant run (the claim has failed: the mutant is killed)."""
+
+
+def _stops_mutant_runs(check: Callable[..., Evidence]) -> Callable[..., Evidence]:
+    @functools.wraps(check)
+    def checked(*args: Any, **kwargs: Any) -> Evidence:
+        result = check(*args, **kwargs)
+        if _MUTATING and not result.passed:
+            raise _CheckFailed
+        return result
+    return checked
+
+
+close = _stops_mutant_runs(_evidence.close)
+at_most = _stops_mutant_runs(_evidence.at_most)
+holds = _stops_mutant_runs(_evidence.holds)
 
 
 @dataclass(frozen=True)
@@ -449,6 +504,8 @@ class Claim:
         try:
             with _replaced(mutant.target, mutant.make), np.errstate(all="ignore"):
                 result = self(**inputs)
+        except _CheckFailed:  # a check failed: the claim fails, whatever the rest of it computes
+            return MutantOutcome(mutant.target, mutant.description, True, "FAILED")
         except Exception as exc:  # noqa: BLE001 - any error of the mutated code kills the mutant
             return MutantOutcome(mutant.target, mutant.description, True, f"raised {type(exc).__name__}")
         finally:
