@@ -545,7 +545,15 @@ def prop5_density(seed: int = 14, reps: int = 600, amplitude: float = 0.45) -> E
     packing_facts = at_most(facts, [1.0 + 1e-6, 0.25 + 1e-6, 1e-6], atol=0.0,
                             detail="Lipschitz constant, distance to uniform, g_v >= 3/4")
     plain = at_most(plain_gap, 1e-12, atol=0.0, detail="alpha = inf: the histogram of numpy's bin counts (largest gap)")
-    return all_of(histogram, plain, packing_facts,
+    refused = 0
+    for wrong in (v1[:-1], np.append(v1, 1.0)):   # a sign vector must index exactly floor(1/width) cells
+        try:
+            mm.bump_packing_density(x[:10], wrong, width)
+        except ValueError:
+            refused += 1
+    refusal = holds(refused == 2, observed=refused, reference=2,
+                    detail="sign vectors of floor(1/width) -/+ 1 entries refused")
+    return all_of(histogram, plain, packing_facts, refusal,
                   close([np.mean(f1), sep2], [1.0, ham * width ** 3 / 12], atol=0.0, rtol=1e-4,
                         detail="mass 1 and squared separation Hamming p^3/12"))
 
