@@ -164,3 +164,24 @@ def test_hockey_stick_binning_matches_searchsorted(grid):
     mass = (p > 0) | (q > 0)
     np.testing.assert_array_equal(bins[mass], np.searchsorted(grid, _losses(p, q), side="left")[mass])
     assert ((bins >= 0) & (bins <= grid.size)).all()
+
+
+def test_neyman_pearson_power_sums_tied_outputs_as_one_piece():
+    # twelve outputs of one likelihood ratio (alt = 0.5 null there) with unequal masses, and one other
+    # output: the tied outputs are one straight piece of the curve (summed per distinct ratio, so a
+    # sort's order of ties cannot enter); a permutation of the outputs changes only rounding
+    rng = np.random.default_rng(3)
+    tied = rng.random(12)
+    null = np.r_[tied, 0.0] / (tied.sum() + 1.0)
+    null[-1] = 1.0 - null[:-1].sum()
+    alt = np.r_[0.5 * null[:-1], 0.0]
+    alt[-1] = 1.0 - alt[:-1].sum()
+    alpha = np.linspace(0.0, 1.0, 101)
+    first = profiles.neyman_pearson_power(null, alt, alpha)
+    xs = np.array([0.0, null[-1], 1.0])         # the other output (ratio alt/null > 1) first
+    ys = np.array([0.0, alt[-1], 1.0])
+    np.testing.assert_allclose(first, np.interp(alpha, xs, ys), rtol=1e-14, atol=1e-15)
+    for _ in range(50):
+        perm = rng.permutation(null.size)
+        np.testing.assert_allclose(profiles.neyman_pearson_power(null[perm], alt[perm], alpha), first,
+                                   rtol=4e-16, atol=1e-16)

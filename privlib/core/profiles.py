@@ -457,7 +457,10 @@ def neyman_pearson_power(null: ArrayLike, alt: ArrayLike, alpha: ArrayLike) -> N
     free = null == 0
     pos = ~free
     with np.errstate(divide="ignore"):  # outputs impossible under alt come last
-        order = np.argsort(np.log(null[pos]) - np.log(alt[pos]), kind="stable")
-    xs = np.r_[0.0, np.cumsum(null[pos][order])]
-    ys = alt[free].sum() + np.r_[0.0, np.cumsum(alt[pos][order])]
+        ratio = np.log(null[pos]) - np.log(alt[pos])
+    # outputs of one likelihood ratio form one straight piece of the curve: their masses are summed
+    # per distinct ratio, in the outputs' own order, so no sort's order of ties reaches the result
+    values, group = np.unique(ratio, return_inverse=True)
+    xs = np.r_[0.0, np.cumsum(np.bincount(group, weights=null[pos], minlength=values.size))]
+    ys = alt[free].sum() + np.r_[0.0, np.cumsum(np.bincount(group, weights=alt[pos], minlength=values.size))]
     return np.clip(np.interp(alpha, xs, ys), 0.0, 1.0)
