@@ -28,6 +28,8 @@ import numpy as np
 from scipy import fft, stats
 
 from privlib import leakage, mechanisms
+# the 30-digit peak walk of claim 001/laplace-count-extremes: the reference at n = 10^8
+from privlib.verify.pointwise_maximal_leakage.sec4_1_laplace_count import _count_pml_peak_walk
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing  # noqa: E402
@@ -120,33 +122,6 @@ def tilted_tails_count_pml(n, theta, eps, ys):
         return np.maximum(a1, a0) - np.logaddexp(np.log(theta) + a1, np.log1p(-theta) + a0)
 
 
-def walk_reference(n, theta, eps, y):
-    """The two mixture sums in 30 digits for large n: the summand P(k) e^{-eps |ny - k - z|} is
-    log-concave in k, so both are summed from its peak outwards until a term falls below 1e-40 of
-    the peak's (the range of ``count_reference`` would hold 10^6 terms at n = 10^8)."""
-    m = n - 1
-    with mpmath.workdps(30):
-        th, e, ny = mpmath.mpf(theta), mpmath.mpf(eps), mpmath.mpf(n) * mpmath.mpf(y)
-        odds = th / (1 - th)
-        tilts = [th * mpmath.exp(s) / (1 - th + th * mpmath.exp(s)) for s in (e, -e)]
-        k0 = int(min(max(sorted([m * tilts[0], m * tilts[1], ny - 1])[1], 0), m))
-        log_p0 = (mpmath.loggamma(m + 1) - mpmath.loggamma(k0 + 1) - mpmath.loggamma(m - k0 + 1)
-                  + k0 * mpmath.log(th) + (m - k0) * mpmath.log1p(-th))
-        p0 = mpmath.exp(log_p0 - mpmath.floor(log_p0))
-        a = [mpmath.mpf(0), mpmath.mpf(0)]
-        for step in (1, -1):
-            k, pk, top = (k0, p0, mpmath.mpf(0)) if step == 1 else (k0 - 1, p0 * k0 / ((m - k0 + 1) * odds), mpmath.mpf(0))
-            while 0 <= k <= m:
-                terms = [pk * mpmath.exp(-e * abs(ny - k - z)) for z in (0, 1)]
-                a[0], a[1] = a[0] + terms[0], a[1] + terms[1]
-                top = max(top, terms[1])
-                if terms[1] < top * mpmath.mpf(10) ** -40:
-                    break
-                pk = pk * (m - k) * odds / (k + 1) if step == 1 else pk * k / ((m - k + 1) * odds)
-                k += step
-        return mpmath.log(max(a) / (th * a[1] + (1 - th) * a[0]))
-
-
 def bench_count() -> None:
     theta, eps = 0.3, 0.01
     ys = np.round(np.linspace(0.29, 0.31, 64) * 2**20) / 2**20  # n y exact in binary
@@ -158,7 +133,7 @@ def bench_count() -> None:
         if n in (10**6, 10**8):
             idx = [0, 31, 40] if n == 10**6 else [0, 20, 40]  # at 10^8 the alternative is NaN at 31, 32
             ref = ([count_reference(n, theta, eps, float(ys[i])) for i in idx] if n == 10**6
-                   else [walk_reference(n, theta, eps, float(ys[i])) for i in idx])
+                   else [_count_pml_peak_walk(n, theta, eps, float(ys[i])) for i in idx])
             with np.errstate(all="ignore"):
                 alt = tilted_tails_count_pml(n, theta, eps, ys[idx])
             row(f"Laplace counting-query PML, n = 10^{int(np.log10(n))}, 64 outputs (O(1) tilted tails)", t["privlib"],
