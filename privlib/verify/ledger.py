@@ -8,7 +8,6 @@ the calls of the claim modules' functions)."""
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import html as _html
 import inspect
