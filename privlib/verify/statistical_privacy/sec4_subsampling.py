@@ -19,9 +19,18 @@ from privlib.verify.statistical_privacy._routes import _exact_delta, exact_laws,
 
 @claim("004/lemma-4", item="Lemma 4",
        statement="For i.i.d. entries the number of positives in a subsample of size $m$ given the critical entry is the mixture $P_\\pm(j) = \\lambda b_{m-1}(j - [\\pm]) + (1-\\lambda) b_m(j)$, exactly, and its likelihood ratio is $Q_+(j) = \\frac{\\lambda j + (1-\\lambda) m\\pi}{\\lambda (m-j)\\xi + (1-\\lambda) m\\pi}$.",
-       method="enumeration of all databases and all subsamples (n = 7, m = 3 and m = 7) in exact rational arithmetic, against `subsampling_laws` and the closed form `likelihood_ratio`")
+       method="enumeration of all databases and all subsamples (n = 7, m = 3 and m = 7) in exact rational arithmetic, against `subsampling_laws` and the closed form `likelihood_ratio`; "
+              "the binomial law $b_m$ they are built from (`log_binomial_pmf`) against exact rational binomial probabilities at pi = 0, 3/10 and 1 "
+              "(sizes 0, 1 and 7, counts from -1 to size + 1: the point masses at 0 and at size included)")
 def lemma_4(n: int = 7, m: int = 3) -> Evidence:
     pi = Fraction(3, 10)
+    binomial, exact_b = [], []
+    for size in (0, 1, n):
+        k = np.arange(-1, size + 2)
+        for p in (Fraction(0), pi, Fraction(1)):
+            binomial.append(np.exp(statistical.log_binomial_pmf(k, size, float(p))))
+            exact_b += [float(math.comb(size, int(i)) * p ** int(i) * (1 - p) ** (size - int(i))) if 0 <= i <= size else 0.0
+                        for i in k]
     laws, ratios, exact_l, exact_r = [], [], [], []
     for size in (m, n):
         plus, minus = exact_laws(n, size, pi)
@@ -31,8 +40,19 @@ def lemma_4(n: int = 7, m: int = 3) -> Evidence:
         j = np.arange(size)  # Q_+(m) is infinite at m = n
         ratios.append(statistical.likelihood_ratio(j, n, size, float(pi)))
         exact_r += [float(plus[i] / minus[i]) for i in j]
-    return all_of(close(np.concatenate(laws), exact_l, rtol=1e-13, atol=1e-30, detail="the laws P_+ and P_-"),
+    return all_of(close(np.concatenate(binomial), exact_b, rtol=1e-13, atol=0.0,
+                        detail="the binomial law b_m, pi = 0 and 1 included"),
+                  close(np.concatenate(laws), exact_l, rtol=1e-13, atol=1e-30, detail="the laws P_+ and P_-"),
                   close(np.concatenate(ratios), exact_r, rtol=1e-13, atol=1e-30, detail="the ratio Q_+(j), j < m"))
+
+
+@lemma_4.mutant("statistical.log_binomial_pmf", "at pi = 1 the point mass placed at 0 (as at pi = 0)")
+def _(log_binomial_pmf):
+    def wrong(k, size, pi):
+        if pi == 1.0:
+            return np.where(np.asarray(k, dtype=float) == 0, 0.0, -np.inf)
+        return log_binomial_pmf(k, size, pi)
+    return wrong
 
 
 @lemma_4.mutant("statistical.subsampling_laws", "directions swapped (P_- returned for P_+)")
