@@ -11,19 +11,18 @@ from scipy import integrate, optimize, special, stats
 
 from privlib.core import mechanisms, profiles
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, reference
+from privlib.verify import densities
 from privlib.verify.source_mutants import edit
 
 
 def _laplace_logpdf(scale: float, value: float):
-    """The Laplace log-density written out (scalar arithmetic: quadrature calls it point by point)."""
-    log_norm = math.log(2.0 * scale)
-    return lambda y: -abs(y - value) / scale - log_norm
+    """The Laplace log-density centred at ``value``, as a function of the output alone."""
+    return lambda y: densities.laplace_logpdf(y, value, scale)
 
 
 def _normal_logpdf(sigma: float, value: float):
-    """The normal log-density written out (scalar arithmetic)."""
-    log_norm = math.log(sigma * math.sqrt(2.0 * math.pi))
-    return lambda y: -0.5 * ((y - value) / sigma) ** 2 - log_norm
+    """The normal log-density centred at ``value``, as a function of the output alone."""
+    return lambda y: densities.normal_logpdf(y, value, sigma)
 
 
 def _quad_hockey_stick(logp, logq, epsilon: float, kink: float) -> float:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy import integrate, stats
+from scipy import integrate, special, stats
 
 from privlib.papers import intervals
 from privlib.core import mechanisms
@@ -77,8 +79,9 @@ def thm_6_2(n: int = 6, epsilon: float = 0.25, seed: int = 5) -> Evidence:
     lower, upper = intervals.laplace_sum_bounds(t, n, epsilon, "integer")
     predictive, masses = [], []
     for a, b in ((0.5, 0.5), (1.0, 1.0), (3.0, 0.7), (20.0, 2.0)):
-        w = np.array([integrate.quad(lambda th, k=k: stats.binom.pmf(k, n, th) * stats.beta.pdf(th, a, b), 0.0, 1.0,
-                                     points=[0.5], limit=200)[0] for k in range(n + 1)])
+        beta = special.beta(a, b)   # the binomial and beta densities written out (quadrature calls them point by point)
+        w = np.array([integrate.quad(lambda th, k=k: math.comb(n, k) * th ** (k + a - 1.0) * (1.0 - th) ** (n - k + b - 1.0) / beta,
+                                     0.0, 1.0, points=[0.5], limit=200)[0] for k in range(n + 1)])
         masses.append(w.sum())
         predictive.append(w @ dens_q)
     dens_x = dens_q[_cube(n).sum(axis=1)]

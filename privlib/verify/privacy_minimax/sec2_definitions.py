@@ -18,6 +18,7 @@ from privlib.verify.privacy_minimax._routes import (
     _tv,
     _worst_event,
 )
+from privlib.verify import densities
 from privlib.verify.source_mutants import edit
 
 
@@ -74,7 +75,7 @@ def ex1_gaussian(n: int = 10, sigma: float = 0.2) -> Evidence:
     quad = []
     for a in alphas:
         z0 = sigma ** 2 * a / sens + sens / 2.0
-        f = lambda z: stats.norm.pdf(z, sens, sigma) - np.exp(a) * stats.norm.pdf(z, 0.0, sigma)  # noqa: E731
+        f = lambda z: densities.normal_pdf(z, sens, sigma) - np.exp(a) * densities.normal_pdf(z, 0.0, sigma)  # noqa: E731
         val, _ = integrate.quad(f, z0, z0 + 40 * sigma, epsabs=1e-14, epsrel=1e-12)
         quad.append(val)
     closed = profiles.gaussian_delta(alphas, sens / sigma)

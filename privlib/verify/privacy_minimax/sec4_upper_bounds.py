@@ -13,6 +13,7 @@ from privlib.papers import minimax as mm
 
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
 from privlib.verify.privacy_minimax._routes import _noise_coefficient_by_calibration, _z_max
+from privlib.verify import densities
 from privlib.verify.source_mutants import edit
 
 
@@ -96,12 +97,12 @@ def prop6_privacy(seed: int = 11, n: int = 50, d: int = 3, alpha: float = 0.5, d
     gap = 2 * T / n  # worst-case shift of the truncated mean, along one axis
     c = mm.noise_coefficient("kl", n, d, alpha)
     s = T * np.sqrt(c / d)
-    kl, _ = integrate.quad(lambda z: stats.norm.pdf(z, gap, s) * (stats.norm.logpdf(z, gap, s) - stats.norm.logpdf(z, 0, s)),
+    kl, _ = integrate.quad(lambda z: densities.normal_pdf(z, gap, s) * (densities.normal_logpdf(z, gap, s) - densities.normal_logpdf(z, 0.0, s)),
                            -30 * s, gap + 30 * s, epsabs=1e-13)
     c = mm.noise_coefficient("gauss", n, d, alpha, delta)
     s = T * np.sqrt(c / d)
     z0 = s ** 2 * alpha / gap + gap / 2
-    dlt, _ = integrate.quad(lambda z: stats.norm.pdf(z, gap, s) - np.exp(alpha) * stats.norm.pdf(z, 0, s), z0, z0 + 40 * s,
+    dlt, _ = integrate.quad(lambda z: densities.normal_pdf(z, gap, s) - np.exp(alpha) * densities.normal_pdf(z, 0.0, s), z0, z0 + 40 * s,
                             epsabs=1e-16, epsrel=1e-10)
     c = mm.noise_coefficient("laplace", n, d, alpha)
     b = T * np.sqrt(c / (2 * d))
@@ -268,7 +269,7 @@ def _calibration_levels(n: float, d: int, alpha: float) -> tuple[list[float], li
     laplace = float((np.abs(z - gap).sum() - np.abs(z).sum()) / b)
     g = np.array([2 * T / n])  # the l2 gap, along one axis for the Gaussian
     s = T * np.sqrt(float(mm.noise_coefficient("kl", n, d, alpha)) / d)
-    kl, _ = integrate.quad(lambda t: stats.norm.pdf(t, g[0], s) * (stats.norm.logpdf(t, g[0], s) - stats.norm.logpdf(t, 0, s)),
+    kl, _ = integrate.quad(lambda t: densities.normal_pdf(t, g[0], s) * (densities.normal_logpdf(t, g[0], s) - densities.normal_logpdf(t, 0.0, s)),
                            g[0] - 30 * s, g[0] + 30 * s, epsabs=1e-14, epsrel=1e-11)
     return [laplace, kl], [alpha, alpha]
 

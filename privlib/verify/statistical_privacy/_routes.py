@@ -15,6 +15,7 @@ import numpy as np
 from scipy import integrate, stats
 
 from privlib.papers import statistical
+from privlib.verify import densities
 
 
 @reference
@@ -130,10 +131,8 @@ def _grid_delta_bounded(eps: float, n: int, pi: float, scale: float, noise: str,
 
 
 def _noise_pdf(noise: str):
-    """The standard noise density written out (no per-call argument handling)."""
-    if noise == "gaussian":
-        return lambda x: np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
-    return lambda x: 0.5 * np.exp(-np.abs(x))
+    """The standard noise density (written out: no per-call argument handling)."""
+    return densities.normal_pdf if noise == "gaussian" else densities.laplace_pdf
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,7 +174,7 @@ def _quad_delta(eps: float, n: int, pi: float, scale: float, noise: str) -> floa
     densities, split at the lattice points (small n)."""
     k = np.arange(n)
     w = stats.binom.pmf(k, n - 1, pi)
-    dens = stats.norm.pdf if noise == "gaussian" else stats.laplace.pdf
+    dens = _noise_pdf(noise)
 
     def mix(t: float, shift: int) -> float:
         return float((w * dens((t - (k + shift) / n) / scale)).sum() / scale)
@@ -195,7 +194,7 @@ def _normal_pair_delta(eps: float, mean_plus: float, mean_minus: float, sigma: f
     out = []
     for a, b, sign in ((mean_plus, mean_minus, 1), (mean_minus, mean_plus, -1)):
         kink = (mean_plus + mean_minus) / 2 + sign * eps * sigma**2 / shift
-        f = lambda t, a=a, b=b: max(stats.norm.pdf(t, a, sigma) - np.exp(eps) * stats.norm.pdf(t, b, sigma), 0.0)
+        f = lambda t, a=a, b=b: max(densities.normal_pdf(t, a, sigma) - np.exp(eps) * densities.normal_pdf(t, b, sigma), 0.0)
         # a finite range, 40 standard deviations past both means (the rest is below e^-800): on an
         # infinite range quad misses peaks narrow against their distance from 0
         lo, hi = min(mean_plus, mean_minus) - 40 * sigma, max(mean_plus, mean_minus) + 40 * sigma

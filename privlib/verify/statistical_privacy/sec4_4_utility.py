@@ -5,10 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from scipy import integrate, stats
+from scipy import integrate
 
 from privlib.papers import statistical
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify import densities
 from privlib.verify.statistical_privacy._routes import _normal_pair_delta, _quad_delta, exact_errors
 
 
@@ -61,9 +62,9 @@ def _(loss):
        statement="The utility loss of additive noise is the noise variance, whatever the data: $\\psi^2$ for Gaussian and $2\\psi^2$ for Laplace noise of scale $\\psi$.",
        method="`noise_utility_loss` against the second moment of each noise density by adaptive quadrature; the data drop out of $E[(Y + N - Y)^2]$ exactly")
 def lemma_9(psi: float = 0.02) -> Evidence:
-    densities = {"gaussian": lambda x: stats.norm.pdf(x, 0, psi), "laplace": lambda x: np.exp(-abs(x) / psi) / (2 * psi)}
+    noise_pdf = {"gaussian": lambda x: densities.normal_pdf(x, 0.0, psi), "laplace": lambda x: densities.laplace_pdf(x, 0.0, psi)}
     observed, reference = [], []
-    for noise, f in densities.items():
+    for noise, f in noise_pdf.items():
         observed.append(float(statistical.noise_utility_loss(psi, noise)))
         reference.append(integrate.quad(lambda x: x * x * f(x), -np.inf, 0)[0] + integrate.quad(lambda x: x * x * f(x), 0, np.inf)[0])
     return close(observed, reference, rtol=1e-9, atol=0.0)
@@ -86,7 +87,7 @@ def equal_utility(n: int = 1000, m: int = 100, pi: float = 0.3) -> Evidence:
     small_n, small_m, small_pi = 7, 3, Fraction(2, 7)
     ul = float(exact_errors(small_n, small_m, small_pi)[0])
     sigma, b = (float(x) for x in statistical.equal_utility_scales(small_n, small_m, float(small_pi)))
-    var_g = integrate.quad(lambda x: x * x * stats.norm.pdf(x, 0, sigma), -np.inf, np.inf)[0]
+    var_g = integrate.quad(lambda x: x * x * densities.normal_pdf(x, 0.0, sigma), -np.inf, np.inf)[0]
     var_l = 2 * integrate.quad(lambda x: x * x * np.exp(-x / b) / (2 * b), 0, np.inf)[0]
     lam = m / n
     paper = np.sqrt(2 / (pi * (1 - pi))) * np.sqrt(lam / (n - m))

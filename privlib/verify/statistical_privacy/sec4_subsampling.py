@@ -40,7 +40,7 @@ def lemma_4(n: int = 7, m: int = 3) -> Evidence:
         j = np.arange(size)  # Q_+(m) is infinite at m = n
         ratios.append(statistical.likelihood_ratio(j, n, size, float(pi)))
         exact_r += [float(plus[i] / minus[i]) for i in j]
-    return all_of(close(np.concatenate(binomial), exact_b, rtol=1e-13, atol=0.0,
+    return all_of(close(np.concatenate(binomial), exact_b, rtol=1e-13, atol=1e-300,
                         detail="the binomial law b_m, pi = 0 and 1 included"),
                   close(np.concatenate(laws), exact_l, rtol=1e-13, atol=1e-30, detail="the laws P_+ and P_-"),
                   close(np.concatenate(ratios), exact_r, rtol=1e-13, atol=1e-30, detail="the ratio Q_+(j), j < m"))
