@@ -56,8 +56,10 @@ coverage-claims: $(STAMP)
 	$(BIN)/python tests/coverage_claims.py --min $(COVERAGE_CLAIMS_MIN)
 
 # Mutants nobody chose (mutmut; settings in pyproject.toml): `mutation` runs every generated mutant
-# of the math modules against the claims (long; niced; results in mutants/, kept between runs) and
-# writes book/_data/mutation.json for the ledger; `mutation-sample` runs a fixed sample of 150
+# of the math modules against the claims (long; niced; results in mutants/, kept between runs: a
+# rerun reuses the kills of functions whose source is unchanged and runs every other mutant against
+# the current claims; `python tests/mutation.py full --fresh` reuses nothing), then the unit tests
+# against the survivors, and writes book/_data/mutation.json for the ledger; `mutation-sample` runs a fixed sample of 150
 # (seeded) in a scratch copy and fails when fewer than MUTATION_MIN of them are killed by the claims
 # or triaged as equivalent (tests/mutation_equivalent.txt).
 mutation: $(STAMP)

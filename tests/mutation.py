@@ -1,7 +1,7 @@
 """Mutants nobody chose: mutmut over the math modules (privlib/core, privlib/papers), with the
 claims as the suite (settings in pyproject.toml, [tool.mutmut]).
 
-    python tests/mutation.py full      # every generated mutant (long): results in mutants/
+    python tests/mutation.py full      # every generated mutant (long; reuses earlier kills of unchanged functions, --fresh forgets them)
     python tests/mutation.py tests     # the unit tests against the mutants the claims leave alive
     python tests/mutation.py report    # book/_data/mutation.json from mutants/ and the triage file
     python tests/mutation.py sample [--size 150] [--seed 23] [--min 0.9]
@@ -145,6 +145,8 @@ UNIT_TESTS = ["tests/test_mechanisms.py", "tests/test_profiles.py", "tests/test_
               "tests/test_intervals.py", "tests/test_pufferfish.py", "tests/test_leakage.py",
               "tests/test_minimax.py", "tests/test_affiliation.py", "tests/test_statistical.py"]
 UNIT_RESULTS = ROOT / "mutants" / "unit-tests.json"
+#: how many kills the last ``full`` run reused from the run before it (functions unchanged since)
+REUSED = ROOT / "mutants" / "reused-kills.json"
 SAMPLE_RESULTS = ROOT / "_build" / "mutation-sample.json"
 
 
@@ -165,11 +167,18 @@ def module_of(name: str) -> str:
     return f"{parts[1]}/{parts[2]}"
 
 
-def scratch_copy(workdir: Path) -> None:
-    """The files mutmut needs, copied fresh into ``workdir`` (results there are discarded)."""
+def scratch_copy(workdir: Path, keep_results: bool = False) -> None:
+    """The files mutmut needs, copied fresh into ``workdir``. Results there are discarded, or with
+    ``keep_results`` kept as mutmut's cache (see :func:`keep_only_results`)."""
+    kept = {}
+    if keep_results and (workdir / "mutants").exists():
+        kept = {meta.relative_to(workdir): meta.read_bytes() for meta in (workdir / "mutants").rglob("*.meta")}
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
+    for relative, content in kept.items():
+        (workdir / relative).parent.mkdir(parents=True, exist_ok=True)
+        (workdir / relative).write_bytes(content)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "privlib", workdir / "privlib", ignore=ignore)
     shutil.copytree(ROOT / "tests", workdir / "tests", ignore=ignore)
@@ -244,6 +253,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = {
         "tool": "mutmut", "suite": "claims (tests/test_claims.py::test_claim_passes)",
         "commit": measured_commit(), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "reused_kills": json.loads(REUSED.read_text())["reused_kills"] if REUSED.exists() else 0,
         "modules": modules, "total": total, "equivalent": equivalent, "surviving": surviving,
         "sample": sample,
     }
@@ -265,20 +275,59 @@ def cmd_tests(args: argparse.Namespace) -> int:
         print("mutation: no surviving mutant to run the unit tests on")
         return 0
     workdir = ROOT / "_build" / "mutation-tests"
-    scratch_copy(workdir)
+    scratch_copy(workdir, keep_results=True)
     config = (workdir / "pyproject.toml").read_text()
     config = config.replace('pytest_add_cli_args_test_selection = ["tests/test_claims.py::test_claim_passes"]',
                             f"pytest_add_cli_args_test_selection = {json.dumps(UNIT_TESTS)}")
     (workdir / "pyproject.toml").write_text(config)
     generate(workdir)
-    mutmut_run(workdir, alive)
+    previous = json.loads(UNIT_RESULTS.read_text()) if UNIT_RESULTS.exists() else {}
+    cached = read_results(workdir)     # None where the function changed since the unit tests ran on it
+    todo = [n for n in alive if n not in previous or cached.get(n) is None]
+    if todo:
+        mutmut_run(workdir, todo)
+    print(f"mutation: the unit tests ran on {len(todo)} claim survivors; {len(alive) - len(todo)} results "
+          "reused (their functions are unchanged)")
     unit = read_results(workdir)
     UNIT_RESULTS.write_text(json.dumps({n: unit.get(n) for n in alive}, indent=0) + "\n")
     print(f"mutation: {sum(unit.get(n) in KILLED for n in alive)} of {len(alive)} claim survivors killed by the unit tests")
     return 0
 
 
+def keep_only_results(workdir: Path) -> int:
+    """Prepare a rerun of mutmut in ``workdir`` that reuses its kills: keep each mutant's result
+    only where the claims killed it (mutmut itself forgets the results of every function whose
+    source changed, by a hash of the function), forget every other result (survivors, mutants no
+    claim ran) so the current claims run on them, and delete the generated mutant files and the
+    map of claims to the functions they execute, so both are made afresh from the current code
+    and claims. Returns the number of results kept."""
+    mutants = workdir / "mutants"
+    if not mutants.exists():
+        return 0
+    kept = 0
+    for path in mutants.rglob("*"):
+        if path.is_file() and path.suffix != ".meta" and path.name not in (UNIT_RESULTS.name, REUSED.name):
+            path.unlink()
+    for meta in mutants.rglob("*.meta"):
+        data = json.loads(meta.read_text())
+        codes = data["exit_code_by_key"]
+        for name, code in codes.items():
+            if code not in KILLED:
+                codes[name] = None
+        kept += sum(code is not None for code in codes.values())
+        meta.write_text(json.dumps(data, indent=4))
+    return kept
+
+
 def cmd_full(args: argparse.Namespace) -> int:
+    if args.fresh and (ROOT / "mutants").exists():
+        shutil.rmtree(ROOT / "mutants")
+    kept = keep_only_results(ROOT)
+    (ROOT / "mutants").mkdir(exist_ok=True)
+    REUSED.write_text(json.dumps({"reused_kills": kept}) + "\n")
+    if kept:
+        print(f"mutation: {kept} kills reused from the previous run (their functions are unchanged); "
+              "every other mutant runs against the current claims")
     mutmut_run(ROOT)
     cmd_tests(args)
     return cmd_report(args)
@@ -344,7 +393,9 @@ def cmd_edits(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("full").set_defaults(func=cmd_full)
+    f = sub.add_parser("full")
+    f.add_argument("--fresh", action="store_true", help="forget every earlier result (no kill is reused)")
+    f.set_defaults(func=cmd_full)
     sub.add_parser("tests").set_defaults(func=cmd_tests)
     sub.add_parser("report").set_defaults(func=cmd_report)
     o = sub.add_parser("only")

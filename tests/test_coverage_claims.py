@@ -110,3 +110,28 @@ def test_a_triage_line_names_its_edit_and_a_renumbered_mutant_is_caught(tmp_path
     triage.write_text("privlib.core.m.x_f__mutmut_1  p is a count\n")
     with pytest.raises(ValueError, match="expected 'name  `edit`  reason'"):
         mutation.read_triage_edits()
+
+
+def test_a_rerun_keeps_only_kills_and_forgets_what_it_must_remake(tmp_path):
+    """``full`` reuses kills (mutmut forgets those of changed functions itself) and runs every other
+    mutant again: survivors and mutants no claim ran get no result, and the generated mutant files
+    and the map of claims to functions are deleted so that both are made from the current code."""
+    meta = tmp_path / "mutants" / "privlib" / "core" / "m.py.meta"
+    meta.parent.mkdir(parents=True)
+    codes = {"privlib.core.m.x_f__mutmut_1": 1, "privlib.core.m.x_f__mutmut_2": 0,
+             "privlib.core.m.x_f__mutmut_3": 33, "privlib.core.m.x_f__mutmut_4": -24,
+             "privlib.core.m.x_f__mutmut_5": None}
+    meta.write_text(json.dumps({"exit_code_by_key": codes, "hash_by_function_name": {"x_f": "abc"}}))
+    (meta.parent / "m.py").write_text("# a generated mutant file\n")
+    (tmp_path / "mutants" / "mutmut-stats.json").write_text("{}")
+    (tmp_path / "mutants" / "unit-tests.json").write_text("{}")
+    (tmp_path / "mutants" / "reused-kills.json").write_text("{}")
+    assert mutation.keep_only_results(tmp_path) == 2
+    kept = json.loads(meta.read_text())
+    assert kept["exit_code_by_key"] == {"privlib.core.m.x_f__mutmut_1": 1, "privlib.core.m.x_f__mutmut_2": None,
+                                        "privlib.core.m.x_f__mutmut_3": None, "privlib.core.m.x_f__mutmut_4": -24,
+                                        "privlib.core.m.x_f__mutmut_5": None}
+    assert kept["hash_by_function_name"] == {"x_f": "abc"}
+    assert not (meta.parent / "m.py").exists() and not (tmp_path / "mutants" / "mutmut-stats.json").exists()
+    assert (tmp_path / "mutants" / "unit-tests.json").exists() and (tmp_path / "mutants" / "reused-kills.json").exists()
+    assert mutation.keep_only_results(tmp_path / "nothing") == 0
