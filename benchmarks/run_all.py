@@ -4,7 +4,8 @@
     python benchmarks/run_all.py --readme [--out _build/bench.md]   (``make bench-readme``)
 
 The first form runs each ``benchmarks/bench_*.py`` in turn (its own output is shown as it runs),
-each script reporting its rows through ``_timing.row``, and writes the table (the date, the load
+each script reporting its rows through ``_timing.row`` and running with one BLAS/OpenMP thread
+(``SINGLE_THREAD``), and writes the table (the date, the load
 average, the column legend and one row per measurement) to ``--out``. The second copies that file,
 unchanged, into README.md between the markers ``<!-- bench:begin -->`` and ``<!-- bench:end -->``.
 """
@@ -25,6 +26,8 @@ sys.path.insert(0, str(HERE))
 from _timing import header  # noqa: E402
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+#: thread-count variables of the BLAS and OpenMP libraries, set to 1 for every script
+SINGLE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 SECTIONS = {"bench_profiles": "curves", "bench_notions": "five notions", "bench_sweep": "sweep",
             "bench_validation": "validation"}
 
@@ -43,7 +46,11 @@ def run(out: Path) -> None:
     load = [os.getloadavg()[0]]
     for script in sorted(HERE.glob("bench_*.py")):
         print(f"== {script.relative_to(ROOT)}", flush=True)
-        env = {**os.environ, "BENCH_ROWS": str(rows), "BENCH_SECTION": section(script)}
+        # one BLAS/OpenMP thread from the start, besides threadpoolctl's limit inside the timings: a
+        # worker thread left from a call before the limit spins on the CPU clock of the next calls
+        # (the count reduction's CPU time read 2.5 times its wall time)
+        env = {**os.environ, "BENCH_ROWS": str(rows), "BENCH_SECTION": section(script),
+               **{var: "1" for var in SINGLE_THREAD}}
         subprocess.run([sys.executable, str(script)], cwd=ROOT, env=env, check=True)
         load.append(os.getloadavg()[0])
     minutes = (time.perf_counter() - start) / 60
