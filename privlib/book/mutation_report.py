@@ -63,12 +63,12 @@ def measured_text(path: Path = REPORT) -> Any:
     when = f" ({report['date']})" if report.get("date") else ""
     return Markdown(f"The full run (`make mutation`) was measured{where}{when}: {total['generated']} "
                     f"mutants generated, {total['killed_by_claims']} killed by the claims"
-                    + (f", {total['not_run']} not run yet" if total.get("not_run") else "")
-                    + (f"; {report['reused_kills']} of the kills were reused from the run before (mutants of "
-                       "functions whose source had not changed since; every other mutant, survivors included, "
-                       "ran against the claims of this commit)" if report.get("reused_kills") else "")
-                    + " (the full run takes hours on two cores, so it trails the code: the sample below "
-                      "is measured on the code as it is).")
+                    + (f", {total['not_run']} not run yet" if total.get("not_run") else "") + ". "
+                    + (f"{report['reused_kills']} of those kills were reused from the run before it, for "
+                       "functions whose source had not changed; every other mutant, survivors included, ran "
+                       "against the claims of that commit. " if report.get("reused_kills") else "")
+                    + "The full run takes hours on two cores, so it trails the code; the sample below "
+                      "is measured on the code as it is.")
 
 
 def sample_text(path: Path = REPORT) -> Any:
