@@ -49,9 +49,9 @@ def partial_expectation_pure(eps, n, pi):
     (scipy's ``binom.pmf`` and ``binom.sf``); delta_- by symmetry. The two terms still cancel, by
     a factor of about z^2 at z standard deviations out."""
     out = []
+    e = np.exp(eps)
     for p in (pi, 1 - pi):
         q = 1 - p
-        e = np.exp(eps)
         kappa = 1 / (n * p) + e / (n * q)
         j_star = e / (q * kappa)
         j = np.floor(j_star) + 1
