@@ -209,7 +209,7 @@ def _log_delta_plus(eps: NDArray[np.float64], m: int, lam: float, p: float, q: f
     jj = np.where(inside, j, m)
     base = _log_binom_run(start, _TERMS, m, p, q)
     fp, fm = _log_factors(jj, m, lam, p, q)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         gap = eps[:, None] - (fp - fm)                    # eps - L(j); -inf where P_- = 0
         log_terms = np.where(inside & (gap < 0), base + fp + np.log(-np.expm1(gap)), -np.inf)
     log_head = special.logsumexp(log_terms, axis=1)
@@ -257,6 +257,8 @@ def _log_tail_by_terms(eps: float, first: float, m: int, lam: float, p: float, q
     return float(total)
 
 
+#: the most outputs per block of the linear grid (a block's binomial terms are running products from its first)
+_BLOCK = 64
 #: the largest grid of outputs summed once for all epsilons (beyond, the window per epsilon)
 _MAX_GRID = 2 * 10**6
 #: outputs whose log-probability under ``P_+`` is below ``-_GRID_NATS`` are left out of the grid
@@ -292,11 +294,11 @@ def _log_delta_plus_grid(eps: NDArray[np.float64], m: int, lam: float, p: float,
     hi = float(np.clip(np.ceil(m * p + (a + np.sqrt(a * a + 8.0 * _GRID_NATS * var)) / 2.0) + 2.0, lo, m))
     if hi - lo + 1 > _MAX_GRID:
         return None
+    if not deep:
+        return _log_delta_plus_grid_linear(eps, m, lam, p, q, lo, hi)
     count = int(hi - lo) + 1
     j = lo + np.arange(count, dtype=float)
     base = _log_binom_run(np.array([lo]), count, m, p, q)[0]
-    if not deep:
-        return _log_delta_plus_grid_linear(eps, m, lam, p, q, j, base)
     fp, fm = _log_factors(j, m, lam, p, q)
     log_plus = base + fp
     with np.errstate(invalid="ignore"):
@@ -322,53 +324,109 @@ def _log_delta_plus_grid(eps: NDArray[np.float64], m: int, lam: float, p: float,
     return out
 
 
+def _binomial_blocks(first: NDArray[np.float64], starts: NDArray[np.float64], length: int, m: int, hi: float,
+                     odds: float, rows: NDArray[np.float64] | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Sums ``sum_k b_m(start + k)`` and first moments ``sum_k k b_m(start + k)`` (k < ``length``,
+    relative to a common scale) of blocks of outputs, from each block's first term ``first`` by
+    running products of the exact ratios ``b_m(j + 1) / b_m(j) = (m - j) p / ((j + 1) q)``
+    (``odds = p / q``; ``m - j`` and ``j + 1`` are exact integers): one operation over all blocks
+    per k. Terms beyond ``hi`` are 0; ``rows`` (``length`` x blocks), if given, receives the terms."""
+    terms = first.copy()
+    size, moment = first.copy(), np.zeros_like(first)
+    above, below = m - starts, starts + 1.0
+    ratio = np.empty_like(first)
+    last = starts.max() if starts.size else hi
+    if rows is not None:
+        rows[0] = terms
+    for k in range(1, length):
+        np.divide(above, below, out=ratio)
+        ratio *= odds
+        terms *= ratio
+        if last + k > hi:
+            terms[starts + k > hi] = 0.0
+        size += terms
+        moment += k * terms
+        if rows is not None:
+            rows[k] = terms
+        above -= 1.0
+        below += 1.0
+    return size, moment
+
+
 def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float,
-                                j: NDArray[np.float64], base: NDArray[np.float64]) -> NDArray[np.float64]:
+                                lo: float, hi: float) -> NDArray[np.float64]:
     """``_log_delta_plus_grid`` for deltas that must only be right down to the smallest normal
-    double, on the grid ``j`` (``base`` the log-binomial there), with one logarithm and one
-    exponential per output instead of about ten: the same summation by parts in linear scale,
-    relative to the largest binomial term. ``P_+ = b_m A`` and ``P_- = b_m B`` with Lemma 4's
-    factors ``A(j) = c_p j + 1 - lam`` and ``B(j) = c_q (m - j) + 1 - lam`` (``c_p = lam / (m p)``,
-    ``c_q = lam / (m q)``), so the increments of ``e^-L = B / A`` are the exact positive ratios
-    ``B(i-1)/A(i-1) - B(i)/A(i) = (c_q A(i) + c_p B(i)) / (A(i-1) A(i))`` and the tails are
-    running sums of ``e^{base - top} A``. Each epsilon's J comes from the threshold of Lemma 4
-    (one step either way where rounding put it off). Terms below ``e^-708`` of the largest are
-    subnormal and lose digits: so do the deltas they make up (below the smallest normal double,
-    as the largest binomial term is below 1)."""
-    lo, hi = j[0], j[-1]
-    top = base.max()
-    c_p, c_q = lam / (m * p), lam / (m * q)
-    a = c_p * j + (1.0 - lam)
-    b = c_q * (m - j) + (1.0 - lam)
-    tail = np.cumsum((np.exp(base - top) * a)[::-1])[::-1]                 # T(i) e^-top
-    # e^{-L(i-1)} is infinite where A(i-1) = 0 (j = 0, lam = 1): below every threshold, never summed
-    gap = (c_q * a[1:] + c_p * b[1:]) / np.where(a[:-1] > 0.0, a[:-1] * a[1:], np.inf)
-    scale = gap.max() if gap.size and gap.max() > 0.0 else 1.0             # keeps gap T as far from underflow as T
-    inner = np.concatenate([np.cumsum((gap / scale * tail[1:])[::-1])[::-1], [0.0]])
+    double, over the outputs ``lo..hi``, in linear scale relative to the largest binomial term.
+
+    ``P_+ = b_m A`` and ``P_- = b_m B`` with Lemma 4's factors ``A(j) = c_p j + 1 - lam`` and
+    ``B(j) = c_q (m - j) + 1 - lam`` (``c_p = lam / (m p)``, ``c_q = lam / (m q)``), so the
+    summand ``A(j) - e^eps B(j)`` is linear in j, ``beta (j - j*)`` with ``beta = c_p + e^eps c_q``
+    and j* the threshold. With J the first output above it,
+    ``delta_+ = b_top (x(J) T(J) + beta U(J))``, ``x(J) = A(J) - e^eps B(J) >= 0``,
+    ``T(J) = sum_{j >= J} w(j)`` and ``U(J) = sum_{j > J} (j - J) w(j)`` (``w = b_m / b_top``):
+    two sums of positive terms, so nothing cancels however close the two laws are (at
+    n = 10^8 the binomial tails' difference loses four digits, the partial expectation
+    ``sum (j - m p) b_m(j)`` two to three). The grid is cut into blocks of L outputs (about
+    ``sqrt(count / 64)``, at most ``_BLOCK``): each block's first term from Loader's form
+    (``_log_binomial_pmf_exact``), the others by running products of the exact ratios
+    ``(m - j) p / ((j + 1) q)`` (:func:`_binomial_blocks`); the blocks' sums and first moments,
+    summed from the far end, give T and U at every block start, and each epsilon adds the part
+    of its own block. No array of the grid's length is formed: at m = 10^8 the grid has 190,000
+    outputs, and forming arrays of that length cost more than the arithmetic. Terms below ``e^-708`` of the largest are subnormal and lose digits: so do the
+    deltas they make up (below the smallest normal double, as the largest binomial term is below 1)."""
+    # blocks of L outputs: about sqrt(count / 64) (a pass over the blocks per output of a block,
+    # against one of Loader's forms per block), at most _BLOCK
+    length = int(np.clip(np.sqrt((hi - lo + 1.0) / 64.0), 4, _BLOCK))
+    blocks = int((hi - lo) // length) + 1
+    starts = lo + length * np.arange(blocks, dtype=float)
+    log_first = _log_binomial_pmf_exact(starts, m, p, q)
+    top = log_first.max()
+    first = np.exp(log_first - top)
+    p_exact, q_exact = _exact_pair(p, q)
+    odds = float(p_exact / q_exact)
+    size, moment = (np.append(x, 0.0) for x in _binomial_blocks(first, starts, length, m, hi, odds))
+    tail = np.cumsum(size[::-1])[::-1]                                     # T at each block start
+    # U(start_b) = sum_{b' >= b} (moment_b' + (start_b' - start_b) size_b') = moments' suffix
+    # sum + L times the suffix sum of T beyond b
+    spread_tail = np.append(np.cumsum(tail[:0:-1])[::-1], 0.0)
+    under = np.cumsum(moment[::-1])[::-1] + length * spread_tail
 
     # A(j) - e^eps B(j) = lam (j - m p) / (m p q) - expm1(eps) B(j), with m p exact to ~1e-23
-    # (two doubles): the two terms are near eps and cancel to within the step of L; from
-    # ``1 - e^{eps - L}`` through the rounded logs, the first output's share would be off by
-    # up to 1e-16 absolute, which the sum amplifies by about z sqrt(m p q) (1e-11 at m = 10^8)
-    p_exact = _exact_pair(p, q)[0]
+    # (two doubles): near the threshold the two terms cancel; computed this way the first
+    # output's share is right to about 1e-16 of lam z sqrt(m p q) / (m p q), far below the rest
+    c_p, c_q = lam / (m * p), lam / (m * q)
     mean_hi = float(m * p_exact)
     mean_lo = float(m * p_exact - Fraction(mean_hi))
     spread = lam / (m * p * q)
-    expm1_eps = np.expm1(eps)
+    with np.errstate(over="ignore"):
+        expm1_eps = np.expm1(eps)                                          # inf beyond eps = 709
 
     def excess(x: NDArray[np.float64], e: NDArray[np.float64]) -> NDArray[np.float64]:
-        return spread * ((x - mean_hi) - mean_lo) - e * (c_q * (m - x) + (1.0 - lam))
+        with np.errstate(invalid="ignore"):                                # inf * 0 where B(m) = 0
+            return spread * ((x - mean_hi) - mean_lo) - e * (c_q * (m - x) + (1.0 - lam))
 
     first_j = np.clip(np.floor(_threshold_plus(eps, m, lam, p, q)) + 1.0, lo, hi + 1.0)
     first_j = np.where((first_j > lo) & (excess(first_j - 1.0, expm1_eps) > 0.0), first_j - 1.0, first_j)
     first_j = np.where((first_j <= hi) & ~(excess(np.minimum(first_j, hi), expm1_eps) > 0.0), first_j + 1.0, first_j)
     out = np.full(eps.shape, np.nan)
     ok = first_j <= hi
-    k = (first_j[ok] - lo).astype(np.int64)
+    offset = first_j[ok] - lo
+    block = (offset // length).astype(np.int64)
+    skip = offset - length * block                                         # J's place in its block
+    # the blocks of the Js, again: within each, T and U from every place to the block's end
+    needed, row_of = np.unique(block, return_inverse=True)
+    rows = np.empty((length, needed.size))
+    _binomial_blocks(first[needed], starts[needed], length, m, hi, odds, rows)
+    rest = np.cumsum(rows[::-1], axis=0)[::-1]                             # sum_{k >= s} w
+    rest_under = np.zeros_like(rest)                                       # sum_{k > s} (k - s) w
+    rest_under[:-1] = np.cumsum(rest[:0:-1], axis=0)[::-1]
+    place = skip.astype(np.int64)
+    tail_j = rest[place, row_of] + tail[block + 1]
+    under_j = rest_under[place, row_of] + under[block + 1] + (length - skip) * tail[block + 1]
     e = eps[ok]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        head = np.log(np.maximum(excess(first_j[ok], expm1_eps[ok]), 0.0) / a[k]) + np.log(tail[k])
-        out[ok] = np.logaddexp(head, e + np.log(inner[k]) + np.log(scale)) + top
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        slope = np.where(under_j > 0.0, (c_p + np.exp(e) * c_q) * under_j, 0.0)
+        out[ok] = np.log(np.maximum(excess(first_j[ok], expm1_eps[ok]), 0.0) * tail_j + slope) + top
     return out
 
 
