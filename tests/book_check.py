@@ -459,18 +459,29 @@ def _axe(browser: Browser, axe_source: str, mode: str, report: PageReport) -> No
                                f"{'; '.join(v['targets'])})")
 
 
+#: the tallest screenshot Chromium renders in one piece; a taller page is saved in parts of this height
+SCREENSHOT_PART = 16000
+#: parts saved at most per page and mode (the ledger, the longest page, needs about 5)
+SCREENSHOT_PARTS = 12
+
+
 def _screenshot(browser: Browser, probe: dict, screenshot: Path | None, label: str, width: int = 1280) -> None:
-    """A full-page screenshot (at most 16000 px tall) to ``<screenshot stem>-<label>.png``."""
+    """A full-page screenshot to ``<screenshot stem>-<label>.png``; a page taller than
+    ``SCREENSHOT_PART`` px continues in ``-<label>-2.png``, ``-<label>-3.png``, ... (at most
+    ``SCREENSHOT_PARTS`` parts), so that no part of a long page goes unseen."""
     if screenshot is None:
         return
-    height = int(min(max(probe["height"], 900), 16000))
+    total = int(max(probe["height"], 900))
+    height = min(total, SCREENSHOT_PART)
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
                                                         "mobile": width < 1280})
-    shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                   "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
-                        timeout=SCRIPT_TIMEOUT)
     screenshot.parent.mkdir(parents=True, exist_ok=True)
-    screenshot.with_name(f"{screenshot.stem}-{label}.png").write_bytes(base64.b64decode(shot["data"]))
+    for part, top in enumerate(range(0, min(total, SCREENSHOT_PART * SCREENSHOT_PARTS), SCREENSHOT_PART), start=1):
+        clip = {"x": 0, "y": top, "width": width, "height": min(SCREENSHOT_PART, total - top), "scale": 1}
+        shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip},
+                            timeout=SCRIPT_TIMEOUT)
+        suffix = "" if part == 1 else f"-{part}"
+        screenshot.with_name(f"{screenshot.stem}-{label}{suffix}.png").write_bytes(base64.b64decode(shot["data"]))
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1,
                                                         "mobile": width < 1280})
 
