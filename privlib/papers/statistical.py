@@ -73,38 +73,9 @@ _MAX_N = 10**12  # sizes beyond this lose the integer resolution of float64 latt
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
 
-def _exact_pair(p: float, q: float) -> tuple[Fraction, Fraction]:
-    """The exact success and failure probabilities that the doubles ``p`` and ``q = 1 - p`` stand
-    for: the smaller of the two is exact (the caller's pi, or ``1 - pi`` which is exact for
-    pi >= 1/2), the larger is one minus it (``1 - pi`` rounds for pi < 1/2: at n = 10^8 that
-    rounding alone moves the log-binomial by 3e-11)."""
-    if p <= q:
-        return Fraction(p), 1 - Fraction(p)
-    return 1 - Fraction(q), Fraction(q)
-
-
-def _log_binomial_pmf_exact(k: NDArray[np.float64], size: int, p: float, q: float) -> NDArray[np.float64]:
-    """log Bin(size, p) at integers k for the exact law of ``_exact_pair``: Loader's form
-    (``privlib.core._logspace.log_binomial_pmf``) at the doubles, corrected to first order for the
-    rounding of the two means ``size p`` and ``size q`` its deviance uses (and of the larger of p
-    and q): ``d bd0(x, M) / dM = 1 - x / M``, and the means are off by at most one ulp, so the
-    neglected second order is below 1e-20. Without it the log-binomial is off by up to 3e-11 at
-    size 10^8, 30 standard deviations from the mean."""
-    out = _logspace.log_binomial_pmf(k, size, p, q)
-    p_exact, q_exact = _exact_pair(p, q)
-    nf = float(size)
-    mean_p, mean_q = nf * p, nf * q                         # the means Loader's deviance takes
-    off_p = float(size * p_exact - Fraction(mean_p))
-    off_q = float(size * q_exact - Fraction(mean_q))
-    inner = (k > 0) & (k < size)                            # the ends are n log p and n log q, exact
-    with np.errstate(invalid="ignore"):
-        shift = (1.0 - k / mean_p) * off_p + (1.0 - (size - k) / mean_q) * off_q
-    return np.where(inner, out - shift, out)
-
-
 def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, q: float) -> NDArray[np.float64]:
     """log Bin(size, p) at ``start[i] + 0 .. count-1`` (rows), ``-inf`` beyond size, for the exact
-    law of ``_exact_pair``: the first from ``_log_binomial_pmf_exact``, the rest by summing
+    law of ``_logspace.exact_pair``: the first from ``_logspace.log_binomial_pmf``, the rest by summing
     the exact log-ratios ``log((size - k) p / ((k + 1) q))`` of consecutive terms (two logs per
     term)."""
     j = start[:, None] + np.arange(count, dtype=float)[None, :]
@@ -118,7 +89,7 @@ def _log_binom_run(start: NDArray[np.float64], count: int, size: int, p: float, 
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.log((size - j[:, :-1]) / (j[:, :-1] + 1.0)) + odds
     step = np.where(j[:, 1:] <= size, step, -np.inf)
-    first = _log_binomial_pmf_exact(start, size, p, q)[:, None]
+    first = _logspace.log_binomial_pmf(start, size, p, q)[:, None]
     drift = np.arange(1.0, count) * odds_error
     run = (np.cumsum(step, axis=1, dtype=np.longdouble) + drift).astype(float)
     return np.concatenate([first, first + run], axis=1)
@@ -368,7 +339,7 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     n = 10^8 the binomial tails' difference loses four digits, the partial expectation
     ``sum (j - m p) b_m(j)`` two to three). The grid is cut into blocks of L outputs (about
     ``sqrt(count / 64)``, at most ``_BLOCK``): each block's first term from Loader's form
-    (``_log_binomial_pmf_exact``), the others by running products of the exact ratios
+    (``_logspace.log_binomial_pmf``), the others by running products of the exact ratios
     ``(m - j) p / ((j + 1) q)`` (:func:`_binomial_blocks`); the blocks' sums and first moments,
     summed from the far end, give T and U at every block start, and each epsilon adds the part
     of its own block. No array of the grid's length is formed: at m = 10^8 the grid has 190,000
@@ -379,10 +350,10 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     length = int(np.clip(np.sqrt((hi - lo + 1.0) / 64.0), 4, _BLOCK))
     blocks = int((hi - lo) // length) + 1
     starts = lo + length * np.arange(blocks, dtype=float)
-    log_first = _log_binomial_pmf_exact(starts, m, p, q)
+    log_first = _logspace.log_binomial_pmf(starts, m, p, q)
     top = log_first.max()
     first = np.exp(log_first - top)
-    p_exact, q_exact = _exact_pair(p, q)
+    p_exact, q_exact = _logspace.exact_pair(p, q)
     odds = float(p_exact / q_exact)
     size, moment = (np.append(x, 0.0) for x in _binomial_blocks(first, starts, length, m, hi, odds))
     tail = np.cumsum(size[::-1])[::-1]                                     # T at each block start

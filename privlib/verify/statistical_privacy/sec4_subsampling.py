@@ -306,14 +306,14 @@ def _(blocks):
     return wrong
 
 
-@thm_4_2.mutant("statistical._exact_pair", "the rounded 1 - pi taken as exact")
+@thm_4_2.mutant("core._logspace.exact_pair", "the rounded 1 - pi taken as exact")
 def _(pair):
     return lambda p, q: (Fraction(p), Fraction(q))
 
 
-@thm_4_2.mutant("statistical._log_binomial_pmf_exact", "Loader's form at the rounded means n p and n q, uncorrected")
-def _(pmf):
-    return lambda k, size, p, q: statistical._logspace.log_binomial_pmf(k, size, p, q)
+@thm_4_2.mutant("core._logspace._mean_offsets", "Loader's form at the rounded means n p and n q, uncorrected")
+def _(offsets):
+    return lambda n, p, q: (0.0, 0.0)
 
 
 @thm_4_2.mutant("statistical._log_delta_plus_any", "epsilons beyond the grid given log delta 0 instead of -inf (delta 1)")
