@@ -343,8 +343,9 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     ``(m - j) p / ((j + 1) q)`` (:func:`_binomial_blocks`); the blocks' sums and first moments,
     summed from the far end, give T and U at every block start, and each epsilon adds the part
     of its own block. No array of the grid's length is formed: at m = 10^8 the grid has 190,000
-    outputs, and forming arrays of that length cost more than the arithmetic. Terms below ``e^-708`` of the largest are subnormal and lose digits: so do the
-    deltas they make up (below the smallest normal double, as the largest binomial term is below 1)."""
+    outputs, and forming arrays of that length cost more than the arithmetic. Terms below
+    ``e^-708`` of the largest are subnormal and lose digits: so do the deltas they make up (below
+    the smallest normal double, as the largest binomial term is below 1)."""
     # blocks of L outputs: about sqrt(count / 64) (a pass over the blocks per output of a block,
     # against one of Loader's forms per block), at most _BLOCK
     length = int(np.clip(np.sqrt((hi - lo + 1.0) / 64.0), 4, _BLOCK))

@@ -255,20 +255,21 @@ def _(summands):
        statement="Pure statistical privacy: $\\delta$ is the hockey-stick divergence of Bin(n-1) shifted by one against Bin(n-1); it never falls below the floors $\\pi^{n-1}$ and $(1-\\pi)^{n-1}$, and `pure_delta` returns it without silent zeros (e.g. $1.29 \\times 10^{-52}$ at n = 1000, pi = 0.5, eps = 1).",
        method="exact rational enumeration of all databases (n = 10) at 5 epsilons and 3 values of pi, the floors at epsilon = 50 (delta and log delta), 40-digit sums of the exact laws at n = 1000 and n = 10^5 (eps = 1 and 0.01) and of log delta near e^-920 at n = 10^8 (eps = 0.0085, pi = 0.5: beyond the grid, the window and the terms past it), and 30-digit sums at n = 10^8, pi = 0.3, eps = 0.006 (delta near 1e-171, 27 standard deviations out, where the rounding of 1 - pi and of n pi each move delta by 1e-11) and eps = 0.05 (delta near e^-26000, beyond the grid: an exact 0)")
 def thm_4_2(n: int = 10) -> Evidence:
-    observed, reference, floor_logs = [], [], []
+    observed, reference, floor_logs, floors = [], [], [], []
     for pi in (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2)):
         plus, minus = exact_laws(n, n, pi)
         for eps in (0.0, 0.05, 0.2, 0.7, 50.0):
             observed.append(float(statistical.pure_delta(eps, n, float(pi))))
             reference.append(_exact_delta(plus, minus, eps))
+        floor = max(pi ** (n - 1), (1 - pi) ** (n - 1))
         observed.append(float(statistical.pure_delta(50.0, n, float(pi))))
-        reference.append(float(max(pi ** (n - 1), (1 - pi) ** (n - 1))))
+        reference.append(float(floor))
         floor_logs.append(float(statistical.log_pure_delta(50.0, n, float(pi))))
+        floors.append(np.log(float(floor)))
     tiny = [(1.0, 1000, 0.5), (0.01, 10**5, 0.3), (1.0, 10**5, 0.5), (0.0085, 10**8, 0.5)]
     logs = [float(statistical.log_pure_delta(e, size, p)) for e, size, p in tiny]
     logs_ref = [mp_delta(e, size, size, p, log=True) for e, size, p in tiny]
     large = statistical.pure_delta([0.006, 0.05], 10**8, 0.3)   # the second beyond the grid: below e^-745
-    floors = [np.log(float(max(pi ** (n - 1), (1 - pi) ** (n - 1)))) for pi in (Fraction(1, 20), Fraction(1, 4), Fraction(1, 2))]
     return all_of(close(observed, reference, rtol=1e-12, atol=1e-15, detail="enumeration and floors, n = 10"),
                   close(floor_logs, floors, rtol=1e-12, atol=0.0, detail="log delta at the floors, n = 10"),
                   close(float(statistical.pure_delta(1.0, 1000, 0.5)), mp_delta(1.0, 1000, 1000, 0.5), rtol=1e-10,
