@@ -49,7 +49,7 @@ from privlib.core import _validate as v
 from privlib.core import profiles
 from privlib.core.chtp import _canonical_pairs, _distinct_pairs, hard_chtp_sup
 from privlib.core._logspace import (log_binomial_coefficients, log_ratio, log_rising, log_rising_ratio,
-                                   max_log_ratio)
+                                   logsumexp_near_max, max_log_ratio)
 
 __all__ = [
     "FiniteChannel",
@@ -334,59 +334,6 @@ class GeometricCount(CountChannel):
         out[n] = left[n] + log_end
         return out
 
-    def log_ratio_range(self, log_h: NDArray[np.float64], log_g: NDArray[np.float64],
-                        h_start: int = 0, g_start: int = 0) -> tuple[float, float]:
-        """The largest and the smallest ``log (sum_k h(k) P(y | k)) / (sum_k g(k) P(y | k))`` over
-        the outputs y, given ``log h`` and ``log g`` over the counts from ``h_start`` and from
-        ``g_start`` (0 beyond them; each with some finite entry):
-        the range of the log-likelihood ratio of two mixtures, without forming either mixture in
-        log-space. The noise constant of an output (``tanh(epsilon/2)`` inside, ``1/(1 + r)`` at
-        the clamped ends 0 and n) is the same for both mixtures, so the ratio at y is that of the
-        two-sided sums ``sum_k h(k) r^|y-k|``; these are taken in blocks of outputs
-        (``_TwoSidedSums``), with work O(n) and no logarithm per output."""
-        N = self.n + 1
-        sh, sg, diff_hi, diff_lo = _two_sided_pair(log_h, h_start, log_g, g_start, N, self.epsilon)
-        b, nb = sh.b, sh.blocks
-        # Within a block, S_h(y) / S_g(y) is a ratio of two sums with the same decay weights
-        # (carries and in-block terms), so it lies between the smallest and the largest ratio of
-        # their parts. Groups of blocks are evaluated by decreasing upper (increasing lower) bound
-        # until the bound cannot reach past the extreme found so far.
-        shift = sh.top - sg.top
-        with np.errstate(invalid="ignore"):
-            parts = sh.carry_log - sg.carry_log                      # NaN where neither carries
-        upper = np.fmax(np.fmax(parts[0], parts[1]), diff_hi)        # bounds on log(S_h / S_g)
-        lower = np.fmin(np.fmin(parts[0], parts[1]), diff_lo)
-        size = 16                                            # blocks per evaluated group
-        starts = np.arange(0, nb, size)
-        up_c, low_c = np.maximum.reduceat(upper, starts), np.minimum.reduceat(lower, starts)
-        found = {}
-
-        def extremes(g: int) -> tuple[float, float]:
-            if g not in found:
-                c0 = g * size
-                c1 = min(nb, c0 + size)
-                q = sh.chunk(c0, c1)
-                q /= sg.chunk(c0, c1)
-                if c1 == nb:
-                    last = (N - 1) % b                     # outputs past n: repeat y = n
-                    q[-1, last + 1:] = q[-1, last]
-                with np.errstate(divide="ignore"):
-                    found[g] = (float(np.max(np.log(q.max(axis=1)) + shift[c0:c1])),
-                                float(np.min(np.log(q.min(axis=1)) + shift[c0:c1])))
-            return found[g]
-
-        best_hi, best_lo = -np.inf, np.inf
-        for g in np.argsort(-up_c, kind="stable"):           # the largest bounds first
-            if up_c[g] < best_hi - 1e-9 * abs(best_hi):
-                break
-            best_hi = max(best_hi, extremes(g)[0])
-        best_lo = min(v[1] for v in found.values())
-        for g in np.argsort(low_c, kind="stable"):
-            if low_c[g] > best_lo + 1e-9 * abs(best_lo):
-                break
-            best_lo = min(best_lo, extremes(g)[1])
-        return best_hi, best_lo
-
     def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
         """One pair with the privacy-loss distribution of every neighbouring pair: outputs at or
         below k have loss ``+epsilon`` (mass ``1/(1 + r)`` under P(.|k)), the others
@@ -402,20 +349,14 @@ def _decayed_log_cumsum(x: NDArray[np.float64], t: float) -> NDArray[np.float64]
     return _running_log_sums(np.asarray(x, dtype=float)[None, :], t)[0]
 
 
-#: largest ``t b`` (decay across one block) of the blocked two-sided sums: every block's sums lie
-#: within ``e^-_BLOCK_DECAY`` of their reference, far above the smallest double
-_BLOCK_DECAY = 50.0
 #: largest decay across one block of the blocked running sums (:func:`_running_log_sums`)
 _RUNNING_DECAY = 400.0
 
 
-def _decay_matrix(b: int, t: float, lower: bool) -> NDArray[np.float64]:
-    """``e^{-t |j - j'|}`` at row j', column j (0 above the diagonal's left, j < j', with ``lower``)."""
+def _decay_matrix(b: int, t: float) -> NDArray[np.float64]:
+    """``e^{-t (j - j')}`` at row j', column j for ``j >= j'``, 0 for ``j < j'``."""
     d = np.arange(b, dtype=float)[None, :] - np.arange(b, dtype=float)[:, None]
-    m = np.exp(-t * np.abs(d))
-    if lower:
-        m[d < 0] = 0.0
-    return m
+    return np.where(d >= 0, np.exp(-t * np.abs(d)), 0.0)
 
 
 def _block_max(x: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -452,7 +393,7 @@ def _running_log_sums(s: NDArray[np.float64], t: float) -> NDArray[np.float64]:
     S = S.reshape(K * nb, b)
     m_raw = _block_max(S)
     m = np.where(np.isfinite(m_raw), m_raw, 0.0)
-    local = np.exp(S - m[:, None]) @ _decay_matrix(b, t, True)
+    local = np.exp(S - m[:, None]) @ _decay_matrix(b, t)
     with np.errstate(divide="ignore"):
         ends = (m + np.log(local[:, -1])).reshape(K, nb)
     carry = np.full((K, nb), _NEG)
@@ -465,119 +406,6 @@ def _running_log_sums(s: NDArray[np.float64], t: float) -> NDArray[np.float64]:
     with np.errstate(divide="ignore"):
         out = np.log(total) + top[:, None]
     return out.reshape(K, nb * b)[:, :N]
-
-
-#: outputs per chunk of the blocked two-sided sums (the working arrays of a chunk stay in cache)
-_CHUNK = 1 << 15
-
-
-def _block_terms(x: NDArray[np.float64], start: int, b: int, c0: int, c1: int) -> NDArray[np.float64]:
-    """``x[i b + j - start]`` at row ``i - c0``, column j, for the blocks ``c0 <= i < c1`` (-inf
-    outside x): a view of x where the blocks lie inside it, else a padded copy."""
-    lo, hi = c0 * b - start, c1 * b - start
-    if lo >= 0 and hi <= x.size:
-        return x[lo:hi].reshape(c1 - c0, b)
-    out = np.full((c1 - c0) * b, _NEG)
-    a, z = max(lo, 0), min(hi, x.size)
-    if z > a:
-        out[a - lo:z - lo] = x[a:z]
-    return out.reshape(c1 - c0, b)
-
-
-def _block_size(t: float) -> int:
-    """Outputs per block of the two-sided sums: 64, fewer where ``64 t > 50``."""
-    return int(min(64, max(1, _BLOCK_DECAY // t)))
-
-
-class _TwoSidedSums:
-    """``S(y) = sum_k exp(x[k - start] - t |y - k|)`` for the outputs y = 0..N-1 (x placed at
-    the counts ``start..start + x.size - 1``), delivered block by block as ``G e^R``.
-
-    Blocks of b outputs with ``t b <= 50`` (output ``y = i b + j`` in row i, column j): the
-    terms of a block in linear space relative to its largest m, ``e^{x - m}``; the sums of all
-    earlier (later) blocks
-    at the block's first (last) output, two carries in log-space (:func:`_running_log_sums` over
-    the blocks, decay ``t b``), from each block's own sums at those outputs (``ends``, computed by
-    :func:`_two_sided_pair`); then one matrix product per group of blocks gives its outputs: the
-    in-block sums with ``e^{-t |j - j'|}`` plus the carries decayed by ``e^{-t j}`` and
-    ``e^{-t (b - 1 - j)}``. The reference R of a block is m unless a carry exceeds it by more than
-    ``e^500`` (then the carry). A two-sided sum changes by at most ``e^t`` per output, so over a
-    block G stays within ``[e^{-t b}, e^500 (b + 2)]``: no underflow or overflow, and a term more
-    than ``e^-700`` below R (lost to underflow) is below ``e^-600`` of every sum of its block.
-    The terms are recomputed for the groups asked for rather than stored."""
-
-    def __init__(self, x: NDArray[np.float64], start: int, N: int, t: float,
-                 m_raw: NDArray[np.float64], ends: NDArray[np.float64], left: NDArray[np.float64],
-                 right: NDArray[np.float64]):
-        b = _block_size(t)
-        nb = -(-N // b)
-        self.x, self.start, self.b, self.blocks = x, start, b, nb
-        self.m = np.where(np.isfinite(m_raw), m_raw, 0.0)
-        carry = np.maximum(left, right)
-        self.carry_log = np.stack([left, right])
-        rescale = ~(carry <= m_raw + 500.0)             # a carry far above the block (or no term)
-        top = np.where(rescale, np.maximum(carry, m_raw), m_raw)
-        self.top = np.where(np.isfinite(top), top, 0.0)
-        self.scale = np.exp(m_raw - self.top) if rescale.any() else None
-        self.carries = np.exp(self.carry_log - self.top)
-        j = np.arange(b, dtype=float)
-        self.matrix = np.empty((b, b + 2))
-        self.matrix[:, :b] = _decay_matrix(b, t, False)
-        self.matrix[:, b] = np.exp(-t * j)
-        self.matrix[:, b + 1] = np.exp(-t * (b - 1.0 - j))
-
-    def chunk(self, c0: int, c1: int) -> NDArray[np.float64]:
-        """``G`` for the blocks ``c0 <= i < c1`` (shape (blocks, b))."""
-        b = self.b
-        terms = np.subtract(_block_terms(self.x, self.start, b, c0, c1), self.m[c0:c1, None])
-        np.exp(terms, out=terms)
-        if self.scale is not None:
-            terms *= self.scale[c0:c1, None]
-        out = terms @ self.matrix[:, :b].T
-        out += self.carries[:, c0:c1].T @ self.matrix[:, b:].T
-        return out
-
-
-def _two_sided_pair(xh: NDArray[np.float64], h_start: int, xg: NDArray[np.float64], g_start: int,
-                    N: int, t: float):
-    """Both laws' :class:`_TwoSidedSums` from one pass over the counts in chunks, and for each
-    block the largest and smallest ``x_h(k) - x_g(k)`` over its counts (+inf where only h has
-    a term, ignored where neither has)."""
-    b = _block_size(t)
-    nb = -(-N // b)
-    step = max(1, _CHUNK // b)
-    j = np.arange(b, dtype=float)
-    to_ends = np.stack([np.exp(-t * (b - j)), np.exp(-t * (j + 1.0))])   # to y = (i+1) b and i b - 1
-    m_raw = np.empty((2, nb))
-    ends = np.empty((2, nb, 2))
-    diff = np.empty((2, nb))
-    bufs = np.empty((3, step, b))
-    for c0 in range(0, nb, step):
-        c1 = min(nb, c0 + step)
-        th = _block_terms(xh, h_start, b, c0, c1)
-        tg = _block_terms(xg, g_start, b, c0, c1)
-        with np.errstate(invalid="ignore"):
-            d = np.subtract(th, tg, out=bufs[2, :c1 - c0])      # NaN where neither has a term
-        np.fmax.reduce(d, axis=1, out=diff[0, c0:c1])
-        np.fmin.reduce(d, axis=1, out=diff[1, c0:c1])
-        for a, x in enumerate((th, tg)):
-            top = x.max(axis=1, out=m_raw[a, c0:c1])
-            terms = np.subtract(x, np.where(np.isfinite(top), top, 0.0)[:, None], out=bufs[a, :c1 - c0])
-            np.exp(terms, out=terms)
-            np.matmul(terms, to_ends.T, out=ends[a, c0:c1])
-    with np.errstate(divide="ignore"):
-        np.log(ends, out=ends)
-    ends = ends.transpose(0, 2, 1) + np.where(np.isfinite(m_raw), m_raw, 0.0)[:, None, :]
-    # carries: the earlier blocks' sums at each block's first output, the later ones' at its last
-    left = np.full((2, nb), _NEG)
-    right = np.full((2, nb), _NEG)
-    if nb > 1:
-        runs = _running_log_sums(np.concatenate([ends[:, 0, :-1], ends[:, 1, :0:-1]]), t * b)
-        left[:, 1:] = runs[:2]
-        right[:, :-1] = runs[2:, ::-1]
-    return (_TwoSidedSums(xh, h_start, N, t, m_raw[0], ends[0], left[0], right[0]),
-            _TwoSidedSums(xg, g_start, N, t, m_raw[1], ends[1], left[1], right[1]),
-            np.where(np.isnan(diff[0]), _NEG, diff[0]), np.where(np.isnan(diff[1]), np.inf, diff[1]))
 
 
 def randomized_response(n: int, epsilon: float, K: int = 2) -> FiniteChannel:
@@ -1085,6 +913,62 @@ def chtp_level(channel: FiniteChannel | CountChannel, gamma: float) -> float:
 # Notions of one record under a data model
 # ---------------------------------------------------------------------------------------------
 
+def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: NDArray[np.float64]) -> float:
+    """``log(sum_k e^{t_k} k / sum_k e^{t_k} (n - k))``, the log odds of ``x_i = 1`` when the
+    number of ones has log-weights ``t`` (up to a constant), from one exponential pass.
+
+    Only the terms within ``width`` of the largest exponent are exponentiated (a contiguous
+    slice when they form one, as for unimodal sequences); the maximum cancels in the ratio. When
+    both sums have a term within ``slack`` of that maximum, the dropped terms change each sum by
+    less than ``n (n + 1) e^(slack - width) = e^-40`` relative; otherwise each sum is taken on
+    its own."""
+    n = k.size - 1
+    peak = int(t.argmax())
+    top = t[peak]
+    if not np.isfinite(top):
+        raise ValueError("log_weights must contain a finite value")
+    slack = 30.0
+    # a peak inside 1..n-1 is a term of both sums; at an end, look at the other sum's largest term
+    if (peak == 0 and t[1:].max() < top - slack) or (peak == n and t[:-1].max() < top - slack):
+        with np.errstate(divide="ignore"):
+            return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
+    width = slack + 40.0 + 2.0 * np.log(n + 1.0)
+    keep = t >= top - width      # >=: where |top| > 1e17, top - width rounds to top
+    lo, hi = int(keep.argmax()), n + 1 - int(keep[::-1].argmax())
+    near = slice(lo, hi) if np.count_nonzero(keep[lo:hi]) == hi - lo else keep
+    terms = t[near] - top
+    np.exp(terms, out=terms)
+    return float(np.log((terms @ k[near]) / (terms @ n_minus_k[near])))
+
+
+def _exchangeable_formula(log_w: NDArray[np.float64], eps: float) -> float:
+    """Ghosh & Kleinberg's eq. (6) for an exchangeable prior ``pi(x) ∝ w_{|x|}`` (``log_w[k] =
+    log w_k``, validated) and uniform epsilon: ``max(odds(+1) - odds(0), odds(0) - odds(-1))``
+    with ``odds(s)`` the log odds of ``x_i = 1`` under the prior tilted by ``e^{s eps k}``
+    (``affiliation.exchangeable_inferential_privacy`` explains the sums); also the inferential
+    privacy of the truncated geometric count under such a prior (:func:`inferential_privacy`)."""
+    n = log_w.size - 1
+    base = log_binomial_coefficients(n)
+    base += log_w  # log(C(n, k) w_k)
+    k = np.arange(n + 1, dtype=float)
+    n_minus_k = np.subtract(float(n), k)
+    prior_odds = _log_odds_of_one(base, k, n_minus_k)
+    if not np.isfinite(prior_odds):
+        raise ValueError("log_weights must give both values of x_i positive probability")
+    if eps == 0.0:
+        return 0.0
+    v.representable("epsilon", eps * n, "n epsilon")
+    # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
+    tilted = np.multiply(k, eps)
+    tilted += base
+    nu_1 = _log_odds_of_one(tilted, k, n_minus_k) - prior_odds
+    np.multiply(k, -eps, out=tilted)
+    tilted += base
+    nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
+    return float(v.representable("epsilon", max(nu_0, nu_1, 0.0), "the inferential privacy"))  # >= 0 but for rounding
+
+
+
 def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel, i: int = 0) -> float:
     """Ghosh & Kleinberg's inferential privacy of record ``i`` under the prior ``model``
     (Section 2, eq. (1)): the largest factor, in log, by which an output moves the posterior odds
@@ -1093,19 +977,20 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     Pufferfish loss with the single scenario ``model`` (:func:`pufferfish_loss`) and the leakage
     capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`).
 
-    For a :class:`GeometricCount` under an exchangeable model (epsilon up to 12.5) the laws are
-    not formed: the range of ``log mu_{i,1}(y) / mu_{i,0}(y)`` over the outputs comes from
-    :meth:`GeometricCount.log_ratio_range`, O(n) without a logarithm per output."""
-    if isinstance(channel, GeometricCount) and isinstance(model, DataModel) and model.exchangeable \
-            and channel.epsilon * 4 <= _BLOCK_DECAY:
+    For a :class:`GeometricCount` under an exchangeable model the laws are not formed: only the
+    clamped outputs 0 and n are evaluated, in O(n) (eq. (6), :func:`_exchangeable_formula`). By the
+    count reduction, ``mu_{i,a}`` mixes the noise rows ``P(y | k)`` with weights ``C(n-1, k-a) w_k``
+    over the count k, whose ratio ``k / (n - k)`` (a = 1 against a = 0) increases with k, whatever
+    the weights; the rows ``c(y) e^{-epsilon |y - k|}`` are totally positive of order 2 in (y, k).
+    By Karlin's composition formula ``mu_{i,1}(y) / mu_{i,0}(y)`` is then non-decreasing in y: its
+    extremes are at y = n and y = 0, whose rows ``e^{-epsilon (n - k)}`` and ``e^{-epsilon k}``
+    (up to a constant) are Ghosh & Kleinberg's maximally biased mechanisms (their Theorem 3.4)."""
+    if isinstance(channel, GeometricCount) and isinstance(model, DataModel) and model.exchangeable:
         _check_pair(channel, model)
-        i = v.integer("i", i, low=0, high=channel.n - 1)
-        joint, marg = _log_record_joint(model, i)
-        if np.isfinite(marg).all():
-            # log mu_1(y) / mu_0(y): the mixtures of the counts k = j + 1 and k = j, less the prior odds
-            hi, lo = channel.log_ratio_range(joint[1], joint[0], 1, 0)
-            odds = float(marg[1] - marg[0])
-            return float(max(hi - odds, odds - lo, 0.0))
+        v.integer("i", i, low=0, high=channel.n - 1)
+        possible = np.isfinite(model.log_weights)
+        if possible[:-1].any() and possible[1:].any():  # x_i = 0 and x_i = 1 both of positive probability
+            return _exchangeable_formula(model.log_weights, channel.epsilon)
     laws, marg = _log_laws(channel, model, i)
     return _max_log_ratio(laws, _present(marg))
 

@@ -22,8 +22,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, sparse, special
 
 from privlib.core import _validate as v
-from privlib.core._logspace import log_binomial_coefficients, logsumexp_near_max
-from privlib.core.notions import beta_binomial_log_weights
+from privlib.core._logspace import log_binomial_coefficients
+from privlib.core.notions import _exchangeable_formula, beta_binomial_log_weights
 
 __all__ = [
     "states",
@@ -383,34 +383,6 @@ def _checked_lp(value: float, biased: float) -> float:
     return max(value, biased)
 
 
-def _log_odds_of_one(t: NDArray[np.float64], k: NDArray[np.float64], n_minus_k: NDArray[np.float64]) -> float:
-    """``log(sum_k e^{t_k} k / sum_k e^{t_k} (n - k))``, the log odds of ``x_i = 1`` when the
-    number of ones has log-weights ``t`` (up to a constant), from one exponential pass.
-
-    Only the terms within ``width`` of the largest exponent are exponentiated (a contiguous
-    slice when they form one, as for unimodal sequences); the maximum cancels in the ratio. When
-    both sums have a term within ``slack`` of that maximum, the dropped terms change each sum by
-    less than ``n (n + 1) e^(slack - width) = e^-40`` relative; otherwise each sum is taken on
-    its own."""
-    n = k.size - 1
-    peak = int(t.argmax())
-    top = t[peak]
-    if not np.isfinite(top):
-        raise ValueError("log_weights must contain a finite value")
-    slack = 30.0
-    # a peak inside 1..n-1 is a term of both sums; at an end, look at the other sum's largest term
-    if (peak == 0 and t[1:].max() < top - slack) or (peak == n and t[:-1].max() < top - slack):
-        with np.errstate(divide="ignore"):
-            return logsumexp_near_max(t[1:] + np.log(k[1:])) - logsumexp_near_max(t[:-1] + np.log(n_minus_k[:-1]))
-    width = slack + 40.0 + 2.0 * np.log(n + 1.0)
-    keep = t >= top - width      # >=: where |top| > 1e17, top - width rounds to top
-    lo, hi = int(keep.argmax()), n + 1 - int(keep[::-1].argmax())
-    near = slice(lo, hi) if np.count_nonzero(keep[lo:hi]) == hi - lo else keep
-    terms = t[near] - top
-    np.exp(terms, out=terms)
-    return float(np.log((terms @ k[near]) / (terms @ n_minus_k[near])))
-
-
 def _check_exchangeable(log_weights: ArrayLike, epsilon: float) -> tuple[NDArray[np.float64], float]:
     """Validate the log-weights of an exchangeable prior (one per number of ones) and epsilon."""
     log_w = v.real("log_weights", log_weights, finite=False)
@@ -434,29 +406,6 @@ def exchangeable_inferential_privacy(log_weights: ArrayLike, epsilon: float) -> 
     the terms near their maximum). ``ValueError`` where ``n epsilon`` exceeds the largest double
     (1.8e308), or the value does."""
     return _exchangeable_formula(*_check_exchangeable(log_weights, epsilon))
-
-
-def _exchangeable_formula(log_w: NDArray[np.float64], eps: float) -> float:
-    """:func:`exchangeable_inferential_privacy` on validated input."""
-    n = log_w.size - 1
-    base = log_binomial_coefficients(n)
-    base += log_w  # log(C(n, k) w_k)
-    k = np.arange(n + 1, dtype=float)
-    n_minus_k = np.subtract(float(n), k)
-    prior_odds = _log_odds_of_one(base, k, n_minus_k)
-    if not np.isfinite(prior_odds):
-        raise ValueError("log_weights must give both values of x_i positive probability")
-    if eps == 0.0:
-        return 0.0
-    v.representable("epsilon", eps * n, "n epsilon")
-    # z = 1: acceptance e^{-eps (n - k)} ∝ e^{eps k}; z = 0: acceptance e^{-eps k}
-    tilted = np.multiply(k, eps)
-    tilted += base
-    nu_1 = _log_odds_of_one(tilted, k, n_minus_k) - prior_odds
-    np.multiply(k, -eps, out=tilted)
-    tilted += base
-    nu_0 = prior_odds - _log_odds_of_one(tilted, k, n_minus_k)
-    return float(v.representable("epsilon", max(nu_0, nu_1), "the inferential privacy"))
 
 
 def _exchangeable_pairs(n: int) -> NDArray[np.int64]:

@@ -112,32 +112,6 @@ def _ends_left_out(original):
     return wrong
 
 
-def _ratio_ends_left_out(original):
-    """GeometricCount.log_ratio_range without the clamped end outputs (the log-laws of the
-    running sums, compared on the outputs 1..n-1 only)."""
-    def wrong(self, log_h, log_g, h_start=0, g_start=0):
-        inner = []
-        for x, start in ((log_h, h_start), (log_g, g_start)):
-            full = np.full(self.n + 1, -np.inf)
-            full[start:start + x.size] = x
-            inner.append(self.log_mixture(full)[1:-1])
-        d = inner[0] - inner[1]
-        return float(d.max()), float(d.min())
-    return wrong
-
-
-def _carries_left_out(original):
-    """The blocked two-sided sums without the sums of the other blocks (no carries)."""
-    def wrong(self, c0, c1):
-        kept = self.carries
-        self.carries = np.zeros_like(kept)
-        try:
-            return original(self, c0, c1)
-        finally:
-            self.carries = kept
-    return wrong
-
-
 def _weights_unshifted(original):
     """_log_record_joint weighting the other records by w_j instead of w_{j+a}."""
     def wrong(model, i):

@@ -13,10 +13,8 @@ from privlib.verify.source_mutants import edit
 from privlib.verify.notions._routes import (
     _bf_posterior_odds_change,
     _databases,
-    _carries_left_out,
     _ends_left_out,
     _posterior_odds,
-    _ratio_ends_left_out,
     _weights_unshifted,
 )
 
@@ -31,10 +29,9 @@ def clones_reach_n_eps(epsilon: float = 0.002, n_large: int = 1_000_000, n_small
     return close(vals, [n_large * epsilon, n_small * small_eps], rtol=1e-8, detail="clones: n epsilon")
 
 
-clones_reach_n_eps.mutant("notions.GeometricCount.log_ratio_range", "the clamped end outputs left out")(_ratio_ends_left_out)
-
-
-clones_reach_n_eps.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
+@clones_reach_n_eps.mutant("notions._exchangeable_formula", "the tilts e^{+-eps k / 2} (the noise's scale read as 2 / eps)")
+def _(original):
+    return lambda log_w, eps: original(log_w, eps / 2)
 
 
 clones_reach_n_eps.mutant("notions.inferential_privacy", "prior odds not divided out (posterior odds)")(_posterior_odds)
@@ -42,14 +39,16 @@ clones_reach_n_eps.mutant("notions.inferential_privacy", "prior odds not divided
 
 @claim("notions/geometric-attains-worst-case", item="The truncated geometric count is a worst case (Ghosh & Kleinberg, Theorem 3.4)",
        statement="For every affiliated prior, the inferential privacy of the $\\varepsilon$-DP truncated geometric count equals Ghosh & Kleinberg's worst case over all $\\varepsilon$-DP mechanisms (Theorem 3.4, eq. (6)): its clamped outputs 0 and n have likelihoods proportional to $e^{-\\varepsilon k}$ and $e^{-\\varepsilon (n-k)}$, the maximally biased mechanisms of the theorem, and being $\\varepsilon$-DP it cannot exceed the worst case.",
-       method="chapter 003's formula (6): its O(n) exchangeable form for beta-binomial priors at $n = 10^4$ (count reduction here; $(a, b)$ = (0.5, 0.5), (2, 5), (30, 30), (600, 900), whose weights are checked against scipy's beta-binomial law of the count), and its sum over all databases for ferromagnetic Ising chains on 8 records (chapter 003's record order converted)")
+       method="chapter 003's formula (6) in its O(n) exchangeable form for beta-binomial priors at $n = 10^4$ ($(a, b)$ = (0.5, 0.5), (5, 2), (30, 30), (600, 900), whose weights are checked against scipy's beta-binomial law of the count) against the mechanism's log-likelihood ratio at every one of the $n + 1$ outputs (the count reduction's laws by running sums), and formula (6)'s sum over all databases for ferromagnetic Ising chains on 8 records against the geometric count's table over those databases (chapter 003's record order converted)")
 def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_epsilon: float = 0.7) -> Evidence:
     g = notions.geometric_count(n, epsilon)
     ours, theirs, weights, weights_ref = [], [], [], []
     k = np.arange(n + 1)
     log_choose = special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1)
-    for a, b in ((0.5, 0.5), (2.0, 5.0), (30.0, 30.0), (600.0, 900.0)):
-        ours.append(notions.inferential_privacy(g, notions.beta_binomial_model(n, a, b), 0))
+    for a, b in ((0.5, 0.5), (5.0, 2.0), (30.0, 30.0), (600.0, 900.0)):
+        # the mechanism's inferential privacy over every output y: max |log mu_1(y) / mu_0(y)|
+        laws = notions._log_laws(g, notions.beta_binomial_model(n, a, b), 0)[0]   # log mu_a(y), no underflow
+        ours.append(np.abs(laws[1] - laws[0]).max())
         theirs.append(affiliation.exchangeable_inferential_privacy(affiliation.beta_binomial_log_weights(n, a, b), epsilon))
         # the prior's weight of one database with k ones, from scipy's beta-binomial law of the count
         weights.append(notions.beta_binomial_log_weights(n, a, b))
@@ -68,10 +67,11 @@ def geometric_attains_worst_case(epsilon: float = 0.01, n: int = 10_000, chain_e
                   close(ours_c, theirs_c, rtol=1e-10, detail="ferromagnetic Ising chains, 8 records"))
 
 
-geometric_attains_worst_case.mutant("notions.GeometricCount.log_ratio_range", "the clamped end outputs left out")(_ratio_ends_left_out)
+geometric_attains_worst_case.mutant("notions.GeometricCount.log_mixture", "the clamped end outputs left out")(_ends_left_out)
 
 
-geometric_attains_worst_case.mutant("notions._TwoSidedSums.chunk", "the sums of the other blocks left out (no carries)")(_carries_left_out)
+geometric_attains_worst_case.mutant("notions._exchangeable_formula", "only the tilt towards x_i = 1 (odds(+1) - odds(0))")(
+    edit("max(nu_0, nu_1, 0.0)", "max(nu_1, 0.0)"))
 
 
 geometric_attains_worst_case.mutant("notions._log_record_joint", "the other records weighted by w_j instead of w_{j+a}")(_weights_unshifted)
