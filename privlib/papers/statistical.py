@@ -27,6 +27,7 @@ corrected, so that the chapter's errata compare the paper's own expressions with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -230,6 +231,9 @@ def _log_tail_by_terms(eps: float, first: float, m: int, lam: float, p: float, q
 
 #: the most outputs per block of the linear grid (a block's binomial terms are running products from its first)
 _BLOCK = 64
+#: longest grid of outputs whose terms are each taken from Loader's form (one pass; longer grids
+#: go by blocks, whose fixed cost is larger on short grids)
+_DIRECT_GRID = 4096
 #: the largest grid of outputs summed once for all epsilons (beyond, the window per epsilon)
 _MAX_GRID = 2 * 10**6
 #: outputs whose log-probability under ``P_+`` is below ``-_GRID_NATS`` are left out of the grid
@@ -324,28 +328,12 @@ def _binomial_blocks(first: NDArray[np.float64], starts: NDArray[np.float64], le
     return size, moment
 
 
-def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float,
-                                lo: float, hi: float) -> NDArray[np.float64]:
-    """``_log_delta_plus_grid`` for deltas that must only be right down to the smallest normal
-    double, over the outputs ``lo..hi``, in linear scale relative to the largest binomial term.
-
-    ``P_+ = b_m A`` and ``P_- = b_m B`` with Lemma 4's factors ``A(j) = c_p j + 1 - lam`` and
-    ``B(j) = c_q (m - j) + 1 - lam`` (``c_p = lam / (m p)``, ``c_q = lam / (m q)``), so the
-    summand ``A(j) - e^eps B(j)`` is linear in j, ``beta (j - j*)`` with ``beta = c_p + e^eps c_q``
-    and j* the threshold. With J the first output above it,
-    ``delta_+ = b_top (x(J) T(J) + beta U(J))``, ``x(J) = A(J) - e^eps B(J) >= 0``,
-    ``T(J) = sum_{j >= J} w(j)`` and ``U(J) = sum_{j > J} (j - J) w(j)`` (``w = b_m / b_top``):
-    two sums of positive terms, so nothing cancels however close the two laws are (at
-    n = 10^8 the binomial tails' difference loses four digits, the partial expectation
-    ``sum (j - m p) b_m(j)`` two to three). The grid is cut into blocks of L outputs (about
-    ``sqrt(count / 64)``, at most ``_BLOCK``): each block's first term from Loader's form
-    (``_logspace.log_binomial_pmf``), the others by running products of the exact ratios
-    ``(m - j) p / ((j + 1) q)`` (:func:`_binomial_blocks`); the blocks' sums and first moments,
-    summed from the far end, give T and U at every block start, and each epsilon adds the part
-    of its own block. No array of the grid's length is formed: at m = 10^8 the grid has 190,000
-    outputs, and forming arrays of that length cost more than the arithmetic. Terms below
-    ``e^-708`` of the largest are subnormal and lose digits: so do the deltas they make up (below
-    the smallest normal double, as the largest binomial term is below 1)."""
+def _blocked_tails(m: int, p: float, q: float, lo: float, hi: float) -> tuple[float, Callable]:
+    """For :func:`_log_delta_plus_grid_linear` on a long grid: the scale ``log b_top`` and a
+    function giving ``T(J)`` and ``U(J)`` (relative to it) at first outputs J, from blocks of L
+    outputs (about ``sqrt(count / 64)``, at most ``_BLOCK``; :func:`_binomial_blocks`): the blocks'
+    sums and first moments, summed from the far end, give T and U at every block start, and each
+    J adds the part of its own block (recomputed for the blocks holding a J)."""
     # blocks of L outputs: about sqrt(count / 64) (a pass over the blocks per output of a block,
     # against one of Loader's forms per block), at most _BLOCK
     length = int(np.clip(np.sqrt((hi - lo + 1.0) / 64.0), 4, _BLOCK))
@@ -362,6 +350,61 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     # sum + L times the suffix sum of T beyond b
     spread_tail = np.append(np.cumsum(tail[:0:-1])[::-1], 0.0)
     under = np.cumsum(moment[::-1])[::-1] + length * spread_tail
+
+    def tails_at(js: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        offset = js - lo
+        block = (offset // length).astype(np.int64)
+        skip = offset - length * block                                         # J's place in its block
+        # the blocks of the Js, again: within each, T and U from every place to the block's end
+        needed, row_of = np.unique(block, return_inverse=True)
+        rows = np.empty((length, needed.size))
+        _binomial_blocks(first[needed], starts[needed], length, m, hi, odds, rows)
+        rest = np.cumsum(rows[::-1], axis=0)[::-1]                             # sum_{k >= s} w
+        rest_under = np.zeros_like(rest)                                       # sum_{k > s} (k - s) w
+        rest_under[:-1] = np.cumsum(rest[:0:-1], axis=0)[::-1]
+        place = skip.astype(np.int64)
+        tail_j = rest[place, row_of] + tail[block + 1]
+        under_j = rest_under[place, row_of] + under[block + 1] + (length - skip) * tail[block + 1]
+        return tail_j, under_j
+
+    return top, tails_at
+
+
+def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p: float, q: float,
+                                lo: float, hi: float) -> NDArray[np.float64]:
+    """``_log_delta_plus_grid`` for deltas that must only be right down to the smallest normal
+    double, over the outputs ``lo..hi``, in linear scale relative to the largest binomial term.
+
+    ``P_+ = b_m A`` and ``P_- = b_m B`` with Lemma 4's factors ``A(j) = c_p j + 1 - lam`` and
+    ``B(j) = c_q (m - j) + 1 - lam`` (``c_p = lam / (m p)``, ``c_q = lam / (m q)``), so the
+    summand ``A(j) - e^eps B(j)`` is linear in j, ``beta (j - j*)`` with ``beta = c_p + e^eps c_q``
+    and j* the threshold. With J the first output above it,
+    ``delta_+ = b_top (x(J) T(J) + beta U(J))``, ``x(J) = A(J) - e^eps B(J) >= 0``,
+    ``T(J) = sum_{j >= J} w(j)`` and ``U(J) = sum_{j > J} (j - J) w(j)`` (``w = b_m / b_top``):
+    two sums of positive terms, so nothing cancels however close the two laws are (at
+    n = 10^8 the binomial tails' difference loses four digits, the partial expectation
+    ``sum (j - m p) b_m(j)`` two to three). A grid of at most ``_DIRECT_GRID`` outputs takes
+    every term from Loader's form (``_logspace.log_binomial_pmf``) and T and U as suffix sums; a
+    longer one is cut into blocks (:func:`_blocked_tails`), so that no array of the grid's length
+    is formed: at m = 10^8 the grid has 190,000 outputs, and forming arrays of that length cost
+    more than the arithmetic. Terms below
+    ``e^-708`` of the largest are subnormal and lose digits: so do the deltas they make up (below
+    the smallest normal double, as the largest binomial term is below 1)."""
+    count = int(hi - lo) + 1
+    if count <= _DIRECT_GRID:
+        # a short grid: every term from Loader's form, T and U as suffix sums over the grid
+        log_w = _logspace.log_binomial_pmf(lo + np.arange(count, dtype=float), m, p, q)
+        top = log_w.max()
+        w = np.exp(log_w - top)
+        grid_tail = np.cumsum(w[::-1])[::-1]                                 # T(j)
+        grid_under = np.append(np.cumsum(grid_tail[:0:-1])[::-1], 0.0)      # U(j) = sum_{i > j} T(i)
+
+        def tails_at(first: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+            at = (first - lo).astype(np.int64)
+            return grid_tail[at], grid_under[at]
+    else:
+        top, tails_at = _blocked_tails(m, p, q, lo, hi)
+    p_exact = _logspace.exact_pair(p, q)[0]
 
     # A(j) - e^eps B(j) = lam (j - m p) / (m p q) - expm1(eps) B(j), with m p exact to ~1e-23
     # (two doubles): near the threshold the two terms cancel; computed this way the first
@@ -382,19 +425,7 @@ def _log_delta_plus_grid_linear(eps: NDArray[np.float64], m: int, lam: float, p:
     first_j = np.where((first_j <= hi) & ~(excess(np.minimum(first_j, hi), expm1_eps) > 0.0), first_j + 1.0, first_j)
     out = np.full(eps.shape, np.nan)
     ok = first_j <= hi
-    offset = first_j[ok] - lo
-    block = (offset // length).astype(np.int64)
-    skip = offset - length * block                                         # J's place in its block
-    # the blocks of the Js, again: within each, T and U from every place to the block's end
-    needed, row_of = np.unique(block, return_inverse=True)
-    rows = np.empty((length, needed.size))
-    _binomial_blocks(first[needed], starts[needed], length, m, hi, odds, rows)
-    rest = np.cumsum(rows[::-1], axis=0)[::-1]                             # sum_{k >= s} w
-    rest_under = np.zeros_like(rest)                                       # sum_{k > s} (k - s) w
-    rest_under[:-1] = np.cumsum(rest[:0:-1], axis=0)[::-1]
-    place = skip.astype(np.int64)
-    tail_j = rest[place, row_of] + tail[block + 1]
-    under_j = rest_under[place, row_of] + under[block + 1] + (length - skip) * tail[block + 1]
+    tail_j, under_j = tails_at(first_j[ok])
     e = eps[ok]
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         slope = np.where(under_j > 0.0, (c_p + np.exp(e) * c_q) * under_j, 0.0)

@@ -14,6 +14,7 @@ from scipy import stats
 
 from privlib.papers import statistical
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, reference
+from privlib.verify.source_mutants import edit
 from privlib.verify.statistical_privacy._routes import _exact_delta, exact_laws, mp_delta, mp_pure_delta_window
 
 
@@ -300,11 +301,13 @@ def _(run):
     return wrong
 
 
-@thm_4_2.mutant("statistical._binomial_blocks", "binomial support taken as 0..size-1 in the linear grid (the all-positive output lost)")
-def _(blocks):
-    def wrong(first, starts, length, m, hi, odds, rows=None):
-        return blocks(first, starts, length, m, min(hi, m - 1.0), odds, rows)
-    return wrong
+thm_4_2.mutant("statistical._log_delta_plus_grid_linear", "binomial support taken as 0..size-1 in the short linear grid (the all-positive output lost)")(
+    edit("log_w = _logspace.log_binomial_pmf(lo + np.arange(count, dtype=float), m, p, q)",
+         "log_w = np.where(lo + np.arange(count) >= m, -np.inf, _logspace.log_binomial_pmf(lo + np.arange(count, dtype=float), m, p, q))"))
+
+
+thm_4_2.mutant("statistical._binomial_blocks", "consecutive binomial terms' ratio (m - j) p / (j q): j in place of j + 1")(
+    edit("above, below = m - starts, starts + 1.0", "above, below = m - starts, starts"))
 
 
 @thm_4_2.mutant("core._logspace.exact_pair", "the rounded 1 - pi taken as exact")
