@@ -113,3 +113,25 @@ def test_a_mutant_run_stops_at_its_first_failed_check():
     assert outcome.killed and outcome.how == "FAILED"
     assert later == [1]  # the mutant run ended at the failed first check
     assert not claims._MUTATING  # and the run's state is restored
+
+
+def test_an_early_check_stops_a_mutant_run_and_changes_no_record():
+    """``claims.early`` checks the values gathered so far in a mutant run only: a mutant the
+    first values expose ends the run there (FAILED); outside mutant runs it does nothing, even
+    where the check would fail, so the record is that of the claim's own checks."""
+    later = []
+
+    def check():
+        first = [float(profiles.hockey_stick([0.5, 0.5], [0.5, 0.5], 0.0))]
+        claims.early(claims.close, first, [0.0], atol=1e-12)
+        claims.early(claims.close, [1.0], [0.0], atol=1e-12)   # fails: ignored outside mutant runs
+        later.append(1)
+        return claims.close(first, [0.0], atol=1e-12)
+
+    c = claims.Claim("curves/toy-early", "curves", "toy", "s", "m", "verified", check)
+    c.mutant("profiles.hockey_stick", "adds one")(lambda f: (lambda *a, **k: f(*a, **k) + 1.0))
+    record = c()
+    assert record.passed and later == [1] and record.evidence.count == 1
+    outcome = c.mutation_test()[0]
+    assert outcome.killed and outcome.how == "FAILED"
+    assert later == [1]  # the mutant run ended at the early check

@@ -69,6 +69,7 @@ __all__ = [
     "reference",
     "close",
     "at_most",
+    "early",
     "holds",
     "all_of",
     "fmt",
@@ -443,6 +444,16 @@ def _stops_mutant_runs(check: Callable[..., Evidence]) -> Callable[..., Evidence
 close = _stops_mutant_runs(_evidence.close)
 at_most = _stops_mutant_runs(_evidence.at_most)
 holds = _stops_mutant_runs(_evidence.holds)
+
+
+def early(check: Callable[..., Evidence], *args: Any, **kwargs: Any) -> None:
+    """In a mutant run, a check of the values gathered so far, so that a mutant the first values
+    expose ends the run there rather than after the whole claim; elsewhere nothing (the record is
+    unchanged). ``check`` is :func:`close` or :func:`at_most` with the tolerances of the claim's
+    own check of those values, given a part of its elements: both compare element by element, so
+    a part fails only where the whole would."""
+    if _MUTATING:
+        check(*args, **kwargs)
 
 
 @dataclass(frozen=True)

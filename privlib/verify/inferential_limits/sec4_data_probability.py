@@ -9,7 +9,7 @@ from scipy import integrate, stats
 
 from privlib.papers import intervals, pufferfish
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early, reference
 from privlib.verify.source_mutants import edit
 from privlib.verify.inferential_limits._routes import (
     _cube,
@@ -18,6 +18,19 @@ from privlib.verify.inferential_limits._routes import (
     _laplace_bounds_diameter_minus_one,
     _rr_product,
 )
+
+
+@reference
+def _laplace_log_sup_inf_over_q(t: np.ndarray, n: int, epsilon: float, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """The largest and smallest Laplace log-density log p_q(t) over points equally spaced
+    counts q in [0, n], endpoints included (scipy's laplace.logpdf, 11 blocks of t)."""
+    q = np.linspace(0.0, n, points)
+    log_sup, log_inf = [], []
+    for block in np.array_split(t, 11):
+        log_q = stats.laplace.logpdf(block[:, None] - q[None, :], scale=1.0 / epsilon)
+        log_sup.append(log_q.max(axis=1))
+        log_inf.append(log_q.min(axis=1))
+    return np.concatenate(log_sup), np.concatenate(log_inf)
 
 
 @claim("000/thm-4-1", item="Theorem 4.1 (Example 4.4)",
@@ -32,6 +45,15 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
     brute_lower, brute_upper = np.exp(-epsilon * n) * dens_x.max(axis=0), np.exp(epsilon * n) * dens_x.min(axis=0)
     lower, upper = intervals.laplace_sum_bounds(t, n, epsilon, "integer")
     gen_lower, gen_upper = intervals.density_bounds(dens_x, epsilon, n)
+    early(close, np.r_[lower, upper, gen_lower, gen_upper], np.r_[brute_lower, brute_upper, brute_lower, brute_upper],
+          rtol=1e-12)
+    # the log form, at a DP parameter whose bounds over- and underflow as doubles (e^{+-eps n}
+    # beyond 1e308): against the log-densities of every count
+    big = 80.0
+    log_lower, log_upper = intervals.laplace_sum_bounds(t, n, big, "integer", log=True)
+    log_q = np.log(big / 2.0) - big * np.abs(t[None, :] - np.arange(n + 1)[:, None])   # log p_q(t), by hand
+    log_ref = np.r_[log_q.max(axis=0) - big * n, log_q.min(axis=0) + big * n]
+    early(close, np.r_[log_lower, log_upper], log_ref, rtol=1e-13, atol=0.0)
     ratios = []
     for k in range(200):
         if k % 2:
@@ -41,22 +63,12 @@ def thm_4_1(n: int = 10, epsilon: float = 0.1, seed: int = 2) -> Evidence:
         ratios += [(lower / p_theta).max(), (p_theta / upper).max()]
     left = t <= 0
     # Figure 2 draws the bounds with q over the interval [0, n]: sup and inf over a fine grid of q
-    q = np.linspace(0.0, n, 100_001)
-    log_sup, log_inf = [], []
-    for block in np.array_split(t, 11):
-        log_q = stats.laplace.logpdf(block[:, None] - q[None, :], scale=1.0 / epsilon)
-        log_sup.append(log_q.max(axis=1))
-        log_inf.append(log_q.min(axis=1))
+    q_points = 100_001
+    log_sup, log_inf = _laplace_log_sup_inf_over_q(t, n, epsilon, q_points)
     fig_lower, fig_upper = intervals.laplace_sum_bounds(t, n, epsilon, "interval")
-    # the log form, at a DP parameter whose bounds over- and underflow as doubles (e^{+-eps n}
-    # beyond 1e308): against the log-densities of every count
-    big = 80.0
-    log_lower, log_upper = intervals.laplace_sum_bounds(t, n, big, "integer", log=True)
-    log_q = np.log(big / 2.0) - big * np.abs(t[None, :] - np.arange(n + 1)[:, None])   # log p_q(t), by hand
-    log_ref = np.r_[log_q.max(axis=0) - big * n, log_q.min(axis=0) + big * n]
-    grid_lower = np.exp(np.concatenate(log_sup) - epsilon * n)
-    grid_upper = np.exp(np.concatenate(log_inf) + epsilon * n)
-    step = n / (q.size - 1)
+    grid_lower = np.exp(log_sup - epsilon * n)
+    grid_upper = np.exp(log_inf + epsilon * n)
+    step = n / (q_points - 1)
     return all_of(close(np.r_[fig_lower, fig_upper], np.r_[grid_lower, grid_upper], rtol=epsilon * step / 2 + 1e-12,
                         detail="Figure 2's bounds (q in [0, n]) against the sup and inf over a fine grid of q"),
                   close(np.r_[lower, upper, gen_lower, gen_upper], np.r_[brute_lower, brute_upper, brute_lower, brute_upper],

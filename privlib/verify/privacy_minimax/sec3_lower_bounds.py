@@ -11,7 +11,7 @@ from scipy import integrate, optimize, special, stats
 
 from privlib.papers import minimax as mm
 
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds, reference
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early, holds, reference
 from privlib.verify.source_mutants import edit
 from privlib.verify.privacy_minimax._routes import (
     _marginal_by_loop,
@@ -232,6 +232,7 @@ def prop2_nonprivate(r: float = 1.0) -> Evidence:
                                         method="bounded", options={"xatol": 1e-12})
         brute.append(max(-float(fine.fun), float(np.max(value(etas)))))
         small.append(float(mm.lower_bound_nonprivate_mean(n, r)))
+        early(close, small, brute, rtol=1e-13)
     res = optimize.minimize_scalar(lambda c: -c ** 2 * special.ndtr(-c), bounds=(0.1, 5.0), method="bounded",
                                    options={"xatol": 1e-12})
     limit = -res.fun * r ** 2
@@ -326,12 +327,14 @@ def prop3_dp_estimator(seed: int = 31, alpha: float = 1.0, reps: int = 1000) -> 
     far = np.concatenate([below * rng.random(below), 3.5e13 + 1e4 * rng.random(200 - below)])
     instances = ((0.3 + rng.random(200), 0.0, 2.0), (far, 0.0, 7e13))
     density_gap, dp_levels, ks = [], [], []
+    ks_max = float(stats.kstwo.isf(1e-6 / len(instances), reps))
     for X, lo, hi in instances:
         edges, log_density, cdf, k = _expmech_law_by_definition(X, alpha, lo, hi)
         width = np.diff(edges)
         j = rng.choice(np.flatnonzero(width > 0), 2000)
         t = edges[j] + width[j] * rng.uniform(0.05, 0.95, j.size)
         density_gap.append(float(np.max(np.abs(mm.support_expmech_log_density(t, X, alpha, lo, hi) - log_density[j]))))
+        early(close, density_gap, 0.0, atol=1e-9, rtol=0.0)
         grid = np.linspace(lo, hi, 2001)
         base = mm.support_expmech_log_density(grid, X, alpha, lo, hi)
         for moved in np.linspace(lo, hi, 41):
@@ -340,7 +343,7 @@ def prop3_dp_estimator(seed: int = 31, alpha: float = 1.0, reps: int = 1000) -> 
             dp_levels.append(float(np.max(np.abs(mm.support_expmech_log_density(grid, Y, alpha, lo, hi) - base))))
         draws = np.array([mm.support_dp_expmech(X, alpha, lo, hi, rng) for _ in range(reps)]) + k / (X.size + 1)
         ks.append(float(np.max(np.abs(np.arange(1, reps + 1) / reps - np.interp(np.sort(draws), edges, cdf)))))
-    ks_max = float(stats.kstwo.isf(1e-6 / len(instances), reps))
+        early(at_most, ks, ks_max, atol=0.0)
     return all_of(close(density_gap, 0.0, atol=1e-9, rtol=0.0, detail="log-density against the definition (largest gap)"),
                   at_most(max(dp_levels), alpha, atol=1e-12, detail="largest change of the log-density over neighbours"),
                   at_most(ks, ks_max, atol=0.0, detail="Kolmogorov-Smirnov distance of the draws to the exact law"))

@@ -11,7 +11,7 @@ from scipy import integrate, stats
 
 from privlib.papers import minimax as mm
 
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, holds
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early, holds
 from privlib.verify.privacy_minimax._routes import _noise_coefficient_by_calibration, _z_max
 from privlib.verify import densities
 from privlib.verify.source_mutants import edit
@@ -155,6 +155,16 @@ def _(noise_coefficient):
 def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
     rng = np.random.default_rng(seed)
     n, d, alpha, r, delta = 200, 4, 0.5, 1.0, 1e-5
+    # c_W where n^2 and d^2 leave the doubles (n = 10^200, d = 10^250, alpha = 1/2: the direct
+    # forms give 0 or nan, the ratios taken first do not), against exact rational arithmetic
+    big_n, big_d, half = Fraction(10) ** 200, Fraction(10) ** 250, Fraction(1, 2)
+    extreme = [float(mm.noise_coefficient(mech, 1e200, 1e250, 0.5, delta)) for mech in ("kl", "gauss", "laplace")]
+    extreme_exact = [float(2 * big_d / (big_n ** 2 * half)),
+                     float(8 * big_d / (big_n ** 2 * half ** 2)) * math.log(1.25 / delta),
+                     float(8 * big_d ** 2 / (big_n ** 2 * half ** 2))]
+    early(close, extreme, extreme_exact, rtol=1e-14)
+    cases = [(mech, k) for mech in ("kl", "gauss", "laplace", "none") for k in ((2.0, 4.0, np.inf) if mech != "none" else (4.0,))]
+    z_limit = _z_max(len(cases))
     z_obs, lhs, rhs, closed_form, ours, exact, inf_risk, inf_bound, inf_ref = [], [], [], [], [], [], [], [], []
     for mech in ("kl", "gauss", "laplace", "none"):
         c_ref = 0.0 if mech == "none" else _noise_coefficient_by_calibration(mech, n, d, alpha, delta)
@@ -173,28 +183,26 @@ def prop6_risk(seed: int = 12, reps: int = 2000) -> Evidence:
                 cu = min(u, T)
                 target = p * u
                 reference_risk = (p * (cu - u)) ** 2 + cu ** 2 * p * (1 - p) / n + c_ref * T ** 2
-            est = mm.private_mean(X, mech, alpha, T, delta, rng)
-            loss = np.sum((est - np.array([target] + [0.0] * (d - 1))) ** 2, axis=1)
-            z_obs.append(abs(loss.mean() - reference_risk) / (loss.std(ddof=1) / np.sqrt(reps)))
             ours.append(risk)
             exact.append(reference_risk)
+            early(close, ours, exact, rtol=1e-12)
             bound = float(mm.risk_bound_31(r, k, n, T, float(mm.noise_coefficient(mech, n, d, alpha, delta))))
             if np.isinf(k):
                 inf_risk.append(risk)
                 inf_bound.append(bound)
                 inf_ref.append(reference_risk)
+                early(close, np.r_[inf_risk, inf_bound], np.r_[inf_ref, inf_ref], rtol=1e-12)
             else:
                 lhs.append(risk)
                 rhs.append(bound)
                 closed_form.append(r ** 2 / n + k * (k - 1) ** (-(k - 1) / k) * r ** 2 * c_ref ** ((k - 1) / k))
-    # c_W where n^2 and d^2 leave the doubles (n = 10^200, d = 10^250, alpha = 1/2: the direct
-    # forms give 0 or nan, the ratios taken first do not), against exact rational arithmetic
-    big_n, big_d, half = Fraction(10) ** 200, Fraction(10) ** 250, Fraction(1, 2)
-    extreme = [float(mm.noise_coefficient(mech, 1e200, 1e250, 0.5, delta)) for mech in ("kl", "gauss", "laplace")]
-    extreme_exact = [float(2 * big_d / (big_n ** 2 * half)),
-                     float(8 * big_d / (big_n ** 2 * half ** 2)) * math.log(1.25 / delta),
-                     float(8 * big_d ** 2 / (big_n ** 2 * half ** 2))]
-    return all_of(at_most(z_obs, _z_max(len(z_obs)), atol=0.0,
+                early(close, rhs, closed_form, rtol=1e-12)
+                early(at_most, lhs, rhs)
+            est = mm.private_mean(X, mech, alpha, T, delta, rng)
+            loss = np.sum((est - np.array([target] + [0.0] * (d - 1))) ** 2, axis=1)
+            z_obs.append(abs(loss.mean() - reference_risk) / (loss.std(ddof=1) / np.sqrt(reps)))
+            early(at_most, z_obs, z_limit, atol=0.0)
+    return all_of(at_most(z_obs, z_limit, atol=0.0,
                           detail="z-scores of the Monte Carlo mean against the reference risk"),
                   close(extreme, extreme_exact, rtol=1e-14,
                         detail="c_W at n = 1e200, d = 1e250 (squares out of range) against exact rationals"),
