@@ -69,6 +69,13 @@ def test_close_detects_a_mismatch():
     assert ev.observed == 2.0 and ev.reference == 2.1
 
 
+def test_close_takes_elementwise_tolerances_of_one_element():
+    """A list of one tolerance (a claim's first element of an elementwise atol) is a tolerance."""
+    ev = claims.close([1.0], [1.0 + 1e-9], rtol=0.0, atol=[1e-8])
+    assert ev.passed and ev.rule == "atol 1e-08"
+    assert not claims.close([1.0], [1.1], rtol=0.0, atol=[1e-8]).passed
+
+
 def test_close_shows_no_rounding_noise():
     ev = claims.close([1e-17, 1.0, 3.0 + 4e-16], [0.0, 1.0, 3.0], atol=1e-12)
     assert ev.passed and ev.observed == pytest.approx(3.0) and ev.reference == 3.0

@@ -133,7 +133,7 @@ def _rule(atol: ArrayLike, rtol: ArrayLike) -> str:
         words = [f"{name} up to {fmt(v.max())}" if v.size > 1 else f"{name} {fmt(v)}"
                  for name, v in (("atol", a), ("rtol", r)) if v.any()]
         return " + ".join(words) + " (elementwise)"
-    atol, rtol = float(a), float(r)
+    atol, rtol = float(a.item()), float(r.item())   # size 1, of any shape
     if atol and rtol:
         return f"atol {fmt(atol)} + rtol {fmt(rtol)}"
     return f"rtol {fmt(rtol)}" if rtol else f"atol {fmt(atol)}"

@@ -605,6 +605,7 @@ def prop5_packing() -> Evidence:
         np.fill_diagonal(dist, m + 1)
         min_dist.append(int(dist.min()))
         targets.append(D)
+        early(close, min_dist, targets, atol=0.5, rtol=0.0)
         sizes.append(len(code))
         gv.append(2 ** m / sum(math.comb(m, i) for i in range(D)))
     width = 1 / 12
