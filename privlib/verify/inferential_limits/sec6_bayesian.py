@@ -9,7 +9,7 @@ from scipy import integrate, special, stats
 
 from privlib.papers import intervals
 from privlib.core import mechanisms
-from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early
+from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early, reference
 from privlib.verify.inferential_limits._routes import (
     _cube,
     _events_d_mult,
@@ -127,18 +127,17 @@ def remark_6_6(sigma: float = 1.0, epsilon: float = 1.0) -> Evidence:
                   at_most(np.abs(lp), epsilon, atol=1e-12, detail="Laplace log odds ratio stays within eps"))
 
 
-@claim("000/ex-6-7", item="Example 6.7 (Figure 4)",
-       statement="For a Laplace-privatised clamped Poisson count with a Gamma(3, 1) prior (one record, $d = 1$) every posterior stays within $e^{\\pm \\varepsilon}$ of the prior; privlib's prior predictive $m(t)$, posterior, posterior mean and range of the posterior/prior ratio are exact (at $\\varepsilon = 1$ also against the reproduction spec's $m(2)$ and $\\pi(3 \\mid t = 2)$).",
-       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature (the mean also at $t = -10^{300}, 10^{17}, 10^{300}$, where the posterior is the one at $t = -30$, resp. $40$, both outside the clamp; and with the clamp $[2, 6]$ at $t = -5, 3, 12$, with $m(t)$ too); $m(2)$ at $\\varepsilon = 10^4$ against the mass of $x = 2$ times $\\varepsilon/12$, the ratio's range against its extremes on the $\\theta$ grid",
-       checks=("intervals.clamped_count_posterior",))
-def ex_6_7(epsilon: float = 1.0) -> Evidence:
-    theta = np.linspace(1e-9, 60.0, 24001)
+@reference
+def _clamped_count_quadrature(epsilon: float, theta: np.ndarray, releases: np.ndarray, low_releases: np.ndarray):
+    """Example 6.7 by Simpson's rule over ``theta`` (Gamma(3, 1) prior, Poisson counts clamped to
+    [0, 6], Laplace noise of scale 6/eps): per release its normaliser m(t), posterior mean,
+    posterior density at every 400th theta, and the smallest and largest likelihood ratio over
+    theta < 40; with the clamp [2, 6] (scale 4/eps), m(t) and the posterior mean at ``low_releases``."""
     prior = stats.gamma.pdf(theta, 3.0)
     values = np.arange(7)
     pois = stats.poisson.pmf(values[:, None], theta[None, :])
     pois[-1] = stats.poisson.sf(5, theta)
-    releases = np.linspace(-30.0, 40.0, 29)
-    z_all, m_all, mean_q, mean_ours, post_q, post_ours, rng_q, rng_ours = [], [], [], [], [], [], [], []
+    z_all, mean_q, post_q, rng_q = [], [], [], []
     inside = theta < 40.0
     for t in releases:
         lik = stats.laplace(scale=6.0 / epsilon).pdf(t - values) @ pois
@@ -148,19 +147,32 @@ def ex_6_7(epsilon: float = 1.0) -> Evidence:
         post = unnorm / z
         mean_q.append(integrate.simpson(theta * post, x=theta))
         post_q += list(post[::400])
-        post_ours += list(intervals.clamped_count_posterior(theta[::400], t, epsilon=epsilon))
         ratio = lik[inside] / z
         rng_q += [ratio.min(), ratio.max()]
     # a clamp from below too (low = 2, high = 6): the lowest clamped value collects x = 0, 1, 2
     low_values = np.arange(2, 7)
     low_pois = stats.poisson.pmf(low_values[:, None], theta[None, :])
     low_pois[0], low_pois[-1] = stats.poisson.cdf(2, theta), stats.poisson.sf(5, theta)
-    low_releases = np.array([-5.0, 3.0, 12.0])
     low_mean_q, low_z = [], []
     for t in low_releases:
         unnorm = prior * (stats.laplace(scale=4.0 / epsilon).pdf(t - low_values) @ low_pois)
         low_z.append(integrate.simpson(unnorm, x=theta))
         low_mean_q.append(integrate.simpson(theta * unnorm, x=theta) / low_z[-1])
+    return z_all, mean_q, post_q, rng_q, low_z, low_mean_q
+
+
+@claim("000/ex-6-7", item="Example 6.7 (Figure 4)",
+       statement="For a Laplace-privatised clamped Poisson count with a Gamma(3, 1) prior (one record, $d = 1$) every posterior stays within $e^{\\pm \\varepsilon}$ of the prior; privlib's prior predictive $m(t)$, posterior, posterior mean and range of the posterior/prior ratio are exact (at $\\varepsilon = 1$ also against the reproduction spec's $m(2)$ and $\\pi(3 \\mid t = 2)$).",
+       method="the unnormalised posterior built with scipy (Gamma prior, Poisson masses, Laplace density), normalised by Simpson's rule over $\\theta \\in [0, 60]$ (24001 points), on 29 releases $t \\in [-30, 40]$: the normaliser against $m(t)$, the posterior and its mean against the quadrature (the mean also at $t = -10^{300}, 10^{17}, 10^{300}$, where the posterior is the one at $t = -30$, resp. $40$, both outside the clamp; and with the clamp $[2, 6]$ at $t = -5, 3, 12$, with $m(t)$ too); $m(2)$ at $\\varepsilon = 10^4$ against the mass of $x = 2$ times $\\varepsilon/12$, the ratio's range against its extremes on the $\\theta$ grid",
+       checks=("intervals.clamped_count_posterior",))
+def ex_6_7(epsilon: float = 1.0) -> Evidence:
+    theta = np.linspace(1e-9, 60.0, 24001)
+    releases = np.linspace(-30.0, 40.0, 29)
+    low_releases = np.array([-5.0, 3.0, 12.0])
+    z_all, mean_q, post_q, rng_q, low_z, low_mean_q = _clamped_count_quadrature(epsilon, theta, releases, low_releases)
+    post_ours = []
+    for t in releases:
+        post_ours += list(intervals.clamped_count_posterior(theta[::400], t, epsilon=epsilon))
     # at eps = 10^4 (Laplace scale 6e-4) m(2) is the mass of x = 2 times the Laplace density at 0,
     # NB(2; 3, 1/2) eps / 12, the other clamped values adding less than e^-1600 of it
     sharp = float(intervals.clamped_count_predictive(2.0, epsilon=1e4))
