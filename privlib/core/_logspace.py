@@ -127,6 +127,19 @@ def max_log_ratio(log_p: ArrayLike, log_q: ArrayLike, axis: int | tuple[int, ...
     return np.max(np.abs(loss) if both_ways else loss, axis=axis, initial=0.0)
 
 
+def log_sum_exp(a: ArrayLike, axis: int | tuple[int, ...] | None = None) -> NDArray[np.float64]:
+    """``log sum exp(a)`` along ``axis`` (all axes by default), relative to the largest term:
+    ``-inf`` (no NaN, no warning) for an all ``-inf`` slice. scipy's ``special.logsumexp`` does the
+    same with weights, complex input and array-API dispatch, at about 30 times the cost of this
+    on the short arrays of the posterior and conditional-law computations."""
+    a = np.asarray(a, dtype=float)
+    top = np.max(a, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+    return out.reshape(()) if axis is None else np.squeeze(out, axis=axis)
+
+
 def logsumexp_near_max(t: NDArray[np.float64], width: float = 50.0) -> float:
     """``log sum exp(t)`` exponentiating only the terms within ``width`` of the maximum: each
     dropped term is below ``e^-width`` times the largest, so together they change the sum by less

@@ -49,7 +49,7 @@ from privlib.core import _validate as v
 from privlib.core import profiles
 from privlib.core.chtp import _canonical_pairs, _distinct_pairs, hard_chtp_sup
 from privlib.core._logspace import (log_binomial_coefficients, log_ratio, log_rising, log_rising_ratio,
-                                   logsumexp_near_max, max_log_ratio)
+                                   log_sum_exp, logsumexp_near_max, max_log_ratio)
 
 __all__ = [
     "FiniteChannel",
@@ -107,16 +107,6 @@ _NEG = -np.inf
 def _log(x: ArrayLike) -> NDArray[np.float64]:
     with np.errstate(divide="ignore"):
         return np.log(np.asarray(x, dtype=float))
-
-
-def _lse(a: NDArray[np.float64], axis=None) -> NDArray[np.float64]:
-    """``log sum exp`` that returns -inf (not NaN, no warning) for an all -inf slice."""
-    a = np.asarray(a, dtype=float)
-    top = np.max(a, axis=axis, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
-    return out.reshape(()) if axis is None else np.squeeze(out, axis=axis)
 
 
 def _check_databases(K: int, n: int, what: str = "K**n databases") -> None:
@@ -245,7 +235,7 @@ class CountChannel:
         if lt.ndim != 2 or lt.shape[0] < 2 or lt.shape[1] == 0:
             raise ValueError(f"log_table must have shape (n + 1, m) with n >= 1, got {lt.shape}")
         v.size_limit("log_table", float(lt.size), MAX_CELLS, "entries")
-        sums = _lse(lt, axis=1)
+        sums = log_sum_exp(lt, axis=1)
         if not np.allclose(sums, 0.0, atol=1e-9, rtol=0.0):
             raise ValueError(f"log_table rows must be pmfs: row {(bad := int(np.argmax(np.abs(sums))))} "
                              f"sums to {np.exp(sums[bad]):.12g}")
@@ -272,7 +262,7 @@ class CountChannel:
         out = np.full(self.outputs, _NEG)
         for start in range(0, keep.size, 4096):
             ks = keep[start:start + 4096]
-            out = np.logaddexp(out, _lse(log_h[ks, None] + self.log_table[ks], axis=0))
+            out = np.logaddexp(out, log_sum_exp(log_h[ks, None] + self.log_table[ks], axis=0))
         return out
 
     def neighbour_blocks(self) -> Iterator[tuple[NDArray[np.float64], NDArray[np.float64]]]:
@@ -471,7 +461,7 @@ def subsampled_count(n: int, m: int) -> CountChannel:
         log_table = stats.hypergeom.logpmf(y, n, k, m)
     # scipy's log-pmf carries relative errors up to ~1e-8 at n = 10^6: each row normalised (in
     # log-space) so that it is a pmf to rounding
-    return CountChannel(log_table - _lse(log_table, axis=1)[:, None])
+    return CountChannel(log_table - log_sum_exp(log_table, axis=1)[:, None])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +490,7 @@ class DataModel:
             lp = v.real("log_prob", self.log_prob, high=0.0, finite=False)
             if lp.shape != (self.K ** self.n,):
                 raise ValueError(f"log_prob must have K**n = {self.K ** self.n} entries, got shape {lp.shape}")
-            total = float(_lse(lp))
+            total = float(log_sum_exp(lp))
             if abs(total) > 1e-9:
                 raise ValueError(f"log_prob must be a log-pmf, its probabilities sum to {np.exp(total):.12g}")
             object.__setattr__(self, "log_prob", lp)
@@ -510,7 +500,7 @@ class DataModel:
             lw = v.real("log_weights", self.log_weights, high=0.0, finite=False)
             if lw.shape != (self.n + 1,):
                 raise ValueError(f"log_weights must have n + 1 = {self.n + 1} entries, got shape {lw.shape}")
-            total = float(_lse(log_binomial_coefficients(self.n) + lw))
+            total = float(log_sum_exp(log_binomial_coefficients(self.n) + lw))
             if abs(total) > 1e-9:
                 raise ValueError(f"log_weights must give total probability 1, got {np.exp(total):.12g}")
             object.__setattr__(self, "log_weights", lw)
@@ -543,7 +533,7 @@ def _normalized(log_p: NDArray[np.float64]) -> NDArray[np.float64]:
     # would round to top and the log-pmf would sum to k
     top = log_p.max()
     shifted = log_p - top if np.isfinite(top) else log_p
-    return shifted - _lse(shifted)
+    return shifted - log_sum_exp(shifted)
 
 
 def explicit_model(prob: ArrayLike, n: int, K: int = 2, *, record_order: str = "first-most-significant",
@@ -609,7 +599,7 @@ def exchangeable_model(log_weights: ArrayLike, name: str = "exchangeable") -> Da
     if lw.max() == np.inf or lw.max() == -np.inf:
         raise ValueError("log_weights must have a finite maximum")
     n = lw.size - 1
-    lw = lw - _lse(log_binomial_coefficients(n) + lw)
+    lw = lw - log_sum_exp(log_binomial_coefficients(n) + lw)
     return DataModel(n, 2, log_weights=np.minimum(lw, 0.0), name=name)
 
 
@@ -728,7 +718,7 @@ def _log_record_joint(model: DataModel, i: int) -> tuple[NDArray[np.float64], ND
             return joint, np.log(total) + top
     K, n = model.K, model.n
     lp = model.log_prob.reshape(K ** i, K, K ** (n - 1 - i))
-    return lp, _lse(lp, axis=(0, 2))
+    return lp, log_sum_exp(lp, axis=(0, 2))
 
 
 def log_conditional_laws(log_prior: ArrayLike, log_table: ArrayLike, events: ArrayLike
@@ -748,8 +738,8 @@ def log_conditional_laws(log_prior: ArrayLike, log_table: ArrayLike, events: Arr
     mass = np.full((lp.shape[0], masks.shape[0]), _NEG)
     for j, mask in enumerate(masks):
         rows = np.flatnonzero(mask)
-        mass[:, j] = _lse(lp[:, rows], axis=1)
-        joint = _lse(lp[:, rows, None] + lt[None, rows], axis=1)
+        mass[:, j] = log_sum_exp(lp[:, rows], axis=1)
+        joint = log_sum_exp(lp[:, rows, None] + lt[None, rows], axis=1)
         with np.errstate(invalid="ignore"):
             laws[:, j] = np.where(np.isfinite(mass[:, j])[:, None], np.minimum(joint - mass[:, j, None], 0.0), _NEG)
     return laws, np.minimum(mass, 0.0)
@@ -775,7 +765,7 @@ def _log_laws(channel, model: DataModel, i: int) -> tuple[NDArray[np.float64], N
             h = np.full(2 * (n + 1), _NEG)
             h[keys] = sums
             h = h.reshape(2, n + 1)
-            marg = _lse(h, axis=1)
+            marg = log_sum_exp(h, axis=1)
         laws = np.stack([channel.log_mixture(h[a]) if np.isfinite(marg[a]) else np.full(channel.outputs, _NEG)
                          for a in range(2)])
         with np.errstate(invalid="ignore"):
@@ -1020,7 +1010,7 @@ def prior_channel_pml(prior: ArrayLike, channel: ArrayLike, *, log: bool = False
     rel = masked - np.where(np.isfinite(top), top, 0.0)[..., None, :]        # log P(y|x) / top(y) <= 0
     with np.errstate(invalid="ignore"):
         s = np.where(support, np.exp(lp) * -np.expm1(rel), 0.0).sum(axis=-2)
-    out = np.where(s < 0.5, -np.log1p(-np.minimum(s, 0.5)), -_lse(lp + rel, axis=-2))
+    out = np.where(s < 0.5, -np.log1p(-np.minimum(s, 0.5)), -log_sum_exp(lp + rel, axis=-2))
     return np.where(top == _NEG, 0.0, np.maximum(out, 0.0))
 
 
@@ -1039,7 +1029,7 @@ def _linear_pml(prior: NDArray[np.float64], channel: NDArray[np.float64]) -> NDA
             out = np.where(close_call, np.log1p(np.maximum(gap, 0.0) / p_y), out)
     underflow = (p_y == 0) & (top > 0)
     if underflow.any():
-        log_py = _lse(_log(prior)[..., :, None] + _log(channel), axis=-2)
+        log_py = log_sum_exp(_log(prior)[..., :, None] + _log(channel), axis=-2)
         out = np.where(underflow, _log(top) - log_py, out)
     return np.where(top == 0, 0.0, np.maximum(out, 0.0))
 
@@ -1050,7 +1040,7 @@ def _pml_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> NDArray[np.
 
 
 def _maximal_leakage_of(laws: NDArray[np.float64], marg: NDArray[np.float64]) -> float:
-    return float(_lse(laws[_present(marg)].max(axis=0)))
+    return float(log_sum_exp(laws[_present(marg)].max(axis=0)))
 
 
 def _log_statistical_delta_of(laws: NDArray[np.float64], marg: NDArray[np.float64], eps: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1121,7 +1111,7 @@ def maximal_leakage(channel: FiniteChannel | CountChannel, model: DataModel | No
     laws :func:`conditional_laws`)."""
     if model is None:
         lt = _full_log_table(channel)
-        return float(_lse(lt.max(axis=0)))
+        return float(log_sum_exp(lt.max(axis=0)))
     return _maximal_leakage_of(*_log_laws(channel, model, i))
 
 

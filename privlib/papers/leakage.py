@@ -16,7 +16,7 @@ from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
 from privlib.core import notions
-from privlib.core._logspace import _LOG_SQRT_2PI, _stirlerr, log_binomial_pmf, max_log_ratio
+from privlib.core._logspace import _LOG_SQRT_2PI, _stirlerr, log_binomial_pmf, log_sum_exp, max_log_ratio
 
 __all__ = [
     "min_entropy",
@@ -170,18 +170,18 @@ def posterior_min_entropy_from_likelihood(prior: ArrayLike, log_likelihood: Arra
     log_joint = np.where(support[:, None], _log(prior)[:, None] + ll, -np.inf)
     if not np.isfinite(log_joint.max(axis=0)).all():
         raise ValueError("log_likelihood gives some output probability 0 under every letter of the prior's support")
-    log_post = log_joint - special.logsumexp(log_joint, axis=0)  # [x, y]
+    log_post = log_joint - log_sum_exp(log_joint, axis=0)  # [x, y]
     if kernel is None:
         log_post_z = log_post
     else:
         kernel = v.channel("kernel", kernel)
         if kernel.shape[0] != prior.size:
             raise ValueError(f"kernel has {kernel.shape[0]} rows but prior has {prior.size} letters")
-        log_post_z = special.logsumexp(log_post[:, None, :] + _log(kernel)[:, :, None], axis=0)  # [z, y]
+        log_post_z = log_sum_exp(log_post[:, None, :] + _log(kernel)[:, :, None], axis=0)  # [z, y]
     top = np.argmax(log_post_z, axis=0)
     others = log_post_z.copy()
     others[top, np.arange(others.shape[1])] = -np.inf
-    log_rest = special.logsumexp(others, axis=0) if others.shape[0] > 1 else np.full(others.shape[1], -np.inf)
+    log_rest = log_sum_exp(others, axis=0) if others.shape[0] > 1 else np.full(others.shape[1], -np.inf)
     log_top = log_post_z[top, np.arange(others.shape[1])]
     with np.errstate(divide="ignore"):
         # H = -log(P_top): from the rest where it is small (no cancellation), else directly

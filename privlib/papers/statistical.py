@@ -628,11 +628,6 @@ def _binomial_window(size: int, p: float, nats: float) -> NDArray[np.float64]:
     return np.arange(lo, hi + 1.0)
 
 
-def _lse(x: NDArray[np.float64]) -> float:
-    top = x.max()
-    return float(top + np.log(np.exp(x - top).sum()))
-
-
 def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float, noise: str) -> NDArray[np.float64]:
     """``H_{e^eps}(mu_+ || mu_-)`` for the noisy fraction at each epsilon: the optimal event is
     ``[t*, inf)`` where the log-likelihood ratio of the two mixtures crosses eps (it is
@@ -645,9 +640,9 @@ def _noise_deltas_plus(eps: NDArray[np.float64], n: int, p: float, scale: float,
     log_w = _logspace.log_binomial_pmf(k, n - 1, p)
 
     def ratio(t: float) -> float:
-        up = _lse(w_root + _noise_logpdf(noise, (t - (k_root + 1) / n) / scale))
-        down = _lse(w_root + _noise_logpdf(noise, (t - k_root / n) / scale))
-        return up - down
+        up = _logspace.log_sum_exp(w_root + _noise_logpdf(noise, (t - (k_root + 1) / n) / scale))
+        down = _logspace.log_sum_exp(w_root + _noise_logpdf(noise, (t - k_root / n) / scale))
+        return float(up - down)
 
     out = np.zeros(eps.shape)
     right = 1.0 + 1.0 / n + 10.0 * scale
