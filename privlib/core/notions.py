@@ -968,7 +968,7 @@ def inferential_privacy(channel: FiniteChannel | CountChannel, model: DataModel,
     capacity of the channel ``x_i -> y`` the model induces (:func:`leakage_capacity`).
 
     For a :class:`GeometricCount` under an exchangeable model the laws are not formed: only the
-    clamped outputs 0 and n are evaluated, in O(n) (eq. (6), :func:`_exchangeable_formula`). By the
+    clamped outputs 0 and n are evaluated, in O(n) (eq. (6), ``_exchangeable_formula``). By the
     count reduction, ``mu_{i,a}`` mixes the noise rows ``P(y | k)`` with weights ``C(n-1, k-a) w_k``
     over the count k, whose ratio ``k / (n - k)`` (a = 1 against a = 0) increases with k, whatever
     the weights; the rows ``c(y) e^{-epsilon |y - k|}`` are totally positive of order 2 in (y, k).
