@@ -46,3 +46,21 @@ def test_reference_is_not_stored_under_an_object_argument():
         rng = np.random.default_rng(0)
         assert draw(rng) != draw(rng)              # a generator is not a value: every call runs
     assert len(calls) == 2
+
+
+def test_reference_is_not_stored_under_a_large_array():
+    """Keying an array copies its bytes twice per call: beyond ``_LARGEST_KEY`` the call runs."""
+    calls = []
+
+    @claims.reference
+    def total(values):
+        calls.append(1)
+        return float(np.sum(values))
+
+    small = np.ones(claims._LARGEST_KEY // 8)
+    large = np.ones(claims._LARGEST_KEY // 8 + 1)
+    with claims._shared_references():
+        assert total(small) == total(small) == small.size
+        assert len(calls) == 1                     # stored once, reused
+        assert total(large) == total(large) == large.size
+        assert len(calls) == 3                     # every call runs

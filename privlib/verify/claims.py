@@ -272,12 +272,19 @@ _MUTATING = False
 _MUTANT_TARGET: str | None = None
 
 
+#: arrays larger than this (bytes) are not stored under: keying them (two copies of their bytes per
+#: call) costs about as much as the elementwise work they are passed to, and their pages fault anew
+_LARGEST_KEY = 1 << 20
+
+
 def _key(value: Any) -> Any:
     """A hashable stand-in for an argument (arrays by dtype, shape and bytes; floats by their
     bits, so 0.0 and -0.0 differ)."""
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject:
             raise TypeError("an object array is not a value a reference is stored under")
+        if value.nbytes > _LARGEST_KEY:
+            raise TypeError("an array this large is not a value a reference is stored under")
         return ("ndarray", value.dtype.str, value.shape, value.tobytes())
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(_key(v) for v in value))
