@@ -43,6 +43,7 @@ import functools
 import html as _html
 import importlib
 import inspect
+import itertools
 import operator
 import pkgutil
 import sys
@@ -280,6 +281,11 @@ _LARGEST_KEY = 1 << 20
 def _key(value: Any) -> Any:
     """A hashable stand-in for an argument (arrays by dtype, shape and bytes; floats by their
     bits, so 0.0 and -0.0 differ)."""
+    kind = type(value)
+    if kind is float:  # the commonest arguments first, by exact type (the keys are those below)
+        return ("float", value.hex())
+    if kind is int or kind is str or kind is bool or value is None:
+        return (kind.__name__, value)
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject:
             raise TypeError("an object array is not a value a reference is stored under")
@@ -338,7 +344,7 @@ def _constants() -> list[tuple[dict[str, Any], Callable[[dict[str, Any]], Any]]]
 def _constants_key() -> tuple:
     """The identities of the shared modules' constants now (a deleted constant counts as None)."""
     try:
-        return tuple(id(value) for namespace, values in _CONSTANTS for value in values(namespace))
+        return tuple(map(id, itertools.chain.from_iterable(values(namespace) for namespace, values in _CONSTANTS)))
     except KeyError:
         return (object(),)  # equal to no other key: the call runs
 
@@ -351,8 +357,13 @@ def _private_copy(value: Any) -> Any:
     """A copy of a stored value that its caller may change without changing the stored one."""
     if isinstance(value, _IMMUTABLE) or (isinstance(value, np.generic) and not value.dtype.hasobject):
         return value
-    if type(value) is tuple and all(isinstance(v, _IMMUTABLE) for v in value):
-        return value
+    if type(value) is np.ndarray and not value.dtype.hasobject:
+        return value.copy(order="K")  # what deepcopy makes of it, without its memo
+    if type(value) is tuple:
+        if all(isinstance(v, _IMMUTABLE) for v in value):
+            return value
+        if all(type(v) is np.ndarray or isinstance(v, _IMMUTABLE) for v in value) and len(set(map(id, value))) == len(value):
+            return tuple(_private_copy(v) for v in value)
     return copy.deepcopy(value)
 
 

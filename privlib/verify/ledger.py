@@ -58,6 +58,22 @@ def _target_functions(c: claims.Claim) -> set[int]:
     return ids
 
 
+#: the sharing wrapper of each shared function, made once per process (the same for every claim)
+_WRAPPERS: dict[Callable, Callable] = {}
+
+
+def _sharing_wrapper(func: Callable) -> Callable:
+    wrapper = _WRAPPERS.get(func)
+    if wrapper is None:
+        name = ("call", func.__module__, func.__qualname__)
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return claims._shared_call(name, func, args, kwargs)
+        _WRAPPERS[func] = wrapper
+    return wrapper
+
+
 @contextlib.contextmanager
 def _shared_calls(c: claims.Claim, *, record: bool) -> Iterator[None]:
     """Within (the ledger's runs of claim ``c``, inside ``claims._shared_references``): calls of the
@@ -67,13 +83,6 @@ def _shared_calls(c: claims.Claim, *, record: bool) -> Iterator[None]:
         yield
         return
     patched: list[tuple[Any, str, Any]] = []
-
-    def shared(func: Callable) -> Callable:
-        @functools.wraps(func)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            return claims._shared_call(("call", func.__module__, func.__qualname__), func, args, kwargs)
-        return call
-
     targets = _target_functions(c)
     outer_counts = claims._TARGET_CALLS
     with contextlib.ExitStack() as stack:
@@ -93,7 +102,7 @@ def _shared_calls(c: claims.Claim, *, record: bool) -> Iterator[None]:
             claims._TARGET_CALLS = counts
         try:
             for func, places in _shared_functions(targets).values():
-                wrapper = shared(func)
+                wrapper = _sharing_wrapper(func)
                 for module, attr in places:
                     patched.append((module, attr, func))
                     setattr(module, attr, wrapper)

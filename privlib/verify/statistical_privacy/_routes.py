@@ -89,6 +89,7 @@ def mp_delta(eps: float, n: int, m: int, pi: float, direction: str = "max", log:
             j = max(0, int(mpmath.floor(m * p * (lam + (1 - x) * (1 - lam) * q) / (lam * (q * x + p)))) - 2)
             bm, bm1, bm1_prev = b(m, j), b(m - 1, j), b(m - 1, j - 1)
             total, seen = mpmath.mpf(0), False
+            odds, negligible = p / q, mpmath.mpf(10) ** -22
             while j <= m:
                 plus = lam * bm1_prev + (1 - lam) * bm
                 minus = lam * bm1 + (1 - lam) * bm
@@ -98,11 +99,11 @@ def mp_delta(eps: float, n: int, m: int, pi: float, direction: str = "max", log:
                     seen = True
                 elif seen:
                     raise AssertionError("terms changed sign twice: the ratio is not monotone")
-                if seen and term < total * mpmath.mpf(10) ** -22:
+                if seen and term < total * negligible:
                     break
                 # next j: b_m(j+1), b_{m-1}(j+1), b_{m-1}(j)
-                bm_next = bm * (m - j) / (j + 1) * p / q if j < m else mpmath.mpf(0)
-                bm1_next = (bm1 * (m - 1 - j) / (j + 1) * p / q if j < m - 1 else mpmath.mpf(0)) if bm1 != 0 else b(m - 1, j + 1)
+                bm_next = bm * (m - j) * odds / (j + 1) if j < m else mpmath.mpf(0)
+                bm1_next = (bm1 * (m - 1 - j) * odds / (j + 1) if j < m - 1 else mpmath.mpf(0)) if bm1 != 0 else b(m - 1, j + 1)
                 bm, bm1_prev, bm1 = bm_next, bm1, bm1_next
                 j += 1
             results.append(total)
@@ -226,14 +227,15 @@ def mp_pure_delta_window(eps: float, n: int, pi: float) -> float:
             k = big_j - 1
             term_b = mpmath.exp(mpmath.loggamma(size + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(size - k + 1)
                                 + k * mpmath.log(p) + (size - k) * mpmath.log(q))
+            # 1 - e^{eps - L(j)} = 1 - e^eps (n - j) p / (j q): one product per output, no logarithm
             total, j = mpmath.mpf(0), big_j
+            odds, grow, negligible = p / q, mpmath.exp(e) * p / q, mpmath.mpf(10) ** -40
             while j <= n:
-                loss = mpmath.inf if j == n else mpmath.log(j * q / ((n - j) * p))
-                term = term_b * (1 - mpmath.exp(e - loss))
+                term = term_b * (1 - grow * (n - j) / j)
                 total += term
-                if j > big_j + 10 and term < total * mpmath.mpf(10) ** -40:
+                if j > big_j + 10 and term < total * negligible:
                     break
-                term_b, k, j = term_b * (size - k) * p / ((k + 1) * q), k + 1, j + 1
+                term_b, k, j = term_b * (size - k) * odds / (k + 1), k + 1, j + 1
             out.append(total)
     return float(max(out))
 
