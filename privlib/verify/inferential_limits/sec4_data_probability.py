@@ -9,6 +9,7 @@ from scipy import integrate, stats
 
 from privlib.papers import intervals, pufferfish
 from privlib.core import mechanisms
+from privlib.verify import densities
 from privlib.verify.claims import Evidence, all_of, at_most, claim, close, early, reference
 from privlib.verify.source_mutants import edit
 from privlib.verify.inferential_limits._routes import (
@@ -23,11 +24,11 @@ from privlib.verify.inferential_limits._routes import (
 @reference
 def _laplace_log_sup_inf_over_q(t: np.ndarray, n: int, epsilon: float, points: int) -> tuple[np.ndarray, np.ndarray]:
     """The largest and smallest Laplace log-density log p_q(t) over points equally spaced
-    counts q in [0, n], endpoints included (scipy's laplace.logpdf, 11 blocks of t)."""
+    counts q in [0, n], endpoints included (the density written out, 11 blocks of t)."""
     q = np.linspace(0.0, n, points)
     log_sup, log_inf = [], []
     for block in np.array_split(t, 11):
-        log_q = stats.laplace.logpdf(block[:, None] - q[None, :], scale=1.0 / epsilon)
+        log_q = densities.laplace_logpdf(block[:, None] - q[None, :], scale=1.0 / epsilon)
         log_sup.append(log_q.max(axis=1))
         log_inf.append(log_q.min(axis=1))
     return np.concatenate(log_sup), np.concatenate(log_inf)

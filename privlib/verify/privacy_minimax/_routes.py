@@ -129,12 +129,15 @@ def _canonical_soft_level(eps: float, delta: float, gammas: tuple[float, ...], g
         feasible = np.flatnonzero(mass_p >= gamma)
         starts = feasible[np.argsort(-tv[feasible], kind="stable")[:3]]
 
-        def negative(x, gamma=gamma):
-            x = np.clip(x, 0.0, 1.0)
-            A, B = x @ p, x @ q
+        def negative(x, gamma=gamma, p=tuple(p.tolist()), q=tuple(q.tolist())):
+            # four weights: Python floats (numpy's per-call cost is most of a Nelder-Mead step)
+            x = [min(max(v, 0.0), 1.0) for v in x.tolist()]
+            A = x[0] * p[0] + x[1] * p[1] + x[2] * p[2] + x[3] * p[3]
+            B = x[0] * q[0] + x[1] * q[1] + x[2] * q[2] + x[3] * q[3]
             if A <= 0 or B <= 0:
                 return 10.0
-            return -0.5 * np.abs(x * p / A - x * q / B).sum() + 1e3 * max(0.0, gamma - A)
+            gap = sum(abs(xi * pi / A - xi * qi / B) for xi, pi, qi in zip(x, p, q))
+            return -0.5 * gap + 1e3 * max(0.0, gamma - A)
 
         best = float(tv[starts[0]])
         for j in starts:
