@@ -312,7 +312,10 @@ def _key(value: Any) -> Any:
 #: the modules whose functions the ledger shares (their constants are part of every stored call's key)
 _SHARED_LAYERS = ("privlib.core.", "privlib.papers.", "privlib.verify.")
 _NOT_SHARED = ("privlib.verify.claims", "privlib.verify.evidence", "privlib.verify.markup",
-               "privlib.verify.source_mutants", "privlib.verify.ledger")
+               "privlib.verify.source_mutants", "privlib.verify.ledger",
+               # argument checks and written-out densities: cheap and called most (900,000 times
+               # in a ledger run), where the sharing wrapper's own cost is most of the call's
+               "privlib.core._validate", "privlib.verify.densities")
 #: per shared module with constants: its namespace and a getter of their values (one C call per module)
 _CONSTANTS: list[tuple[dict[str, Any], Callable[[dict[str, Any]], Any]]] = []
 #: per shared function (while the ledger runs one claim): [calls computed, seconds]; a function
