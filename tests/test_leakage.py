@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -84,6 +85,41 @@ def test_laplace_count_truncated_sum_equals_full_logsumexp():
 
 def test_laplace_count_large_n_is_finite():
     assert np.isfinite(leakage.laplace_count_pml(10**6, 0.4, 0.5, [0.2, 1.5])).all()
+
+
+def test_laplace_count_pml_untaken_branch_warns_nothing():
+    # theta tiny and the output between the tilted means: D / A_1 = 1 / (1 - theta), so the branch
+    # not taken computes log1p(-1); the call must not warn (warnings are errors here), nor the
+    # supremum's, whose untaken branch is log1p(-1) too (1 - theta rounds to 1, e^-eps tiny)
+    out = leakage.laplace_count_pml(191_693_551_082, 1.3731477343481737e-31, 95.85535472017986,
+                                    7.531766800464879e-05)
+    assert np.isfinite(out) and 0.0 < out <= leakage.laplace_count_pml_sup(1.3731477343481737e-31, 95.85535472017986)
+
+
+def _mp_correlated_count_pml_sup(n, theta, eps, rho):
+    """Both tails' leakage from M_1 and M_0 (the docstring's mixture weights) in 60 digits."""
+    with mpmath.workdps(60):
+        th, e, r = mpmath.mpf(theta), mpmath.mpf(eps), mpmath.mpf(rho)
+        out = mpmath.mpf(0)
+        for s in (1, -1):
+            a = 1 - th + th * mpmath.exp(s * e)
+            delta = mpmath.log((r * mpmath.exp(s * e * n) + (1 - r) * mpmath.exp(s * e) * a ** (n - 1))
+                               / (r + (1 - r) * a ** (n - 1)))
+            l = -mpmath.log(th + (1 - th) * mpmath.exp(-delta)) if delta >= 0 else -mpmath.log(1 - th + th * mpmath.exp(delta))
+            out = max(out, l)
+        return float(out)
+
+
+@pytest.mark.parametrize("theta", [1e-20, 0.3, 1 - 1e-15])
+@pytest.mark.parametrize("eps", [1e-9, 0.5, 50.0, 800.0, 1e5])
+def test_correlated_count_pml_sup_is_finite_and_exact_at_every_epsilon(theta, eps):
+    # (1 - theta) expm1(-eps) rounds to -1 for tiny theta and eps >= 37, e^eps overflows beyond 709:
+    # rho = 0 is the i.i.d. supremum, and every value agrees with 60-digit sums of the mixture weights
+    np.testing.assert_allclose(leakage.correlated_count_pml_sup([1, 10, 1000], theta, eps, 0.0),
+                               leakage.laplace_count_pml_sup(theta, eps), rtol=1e-13)
+    for n, rho in ((10, 0.5), (1000, 1e-3)):
+        assert float(leakage.correlated_count_pml_sup(n, theta, eps, rho)) == pytest.approx(
+            _mp_correlated_count_pml_sup(n, theta, eps, rho), rel=1e-12)
 
 
 def test_correlated_count_limits():

@@ -8,6 +8,7 @@ log-probabilities so that tiny masses do not underflow.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -405,7 +406,9 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     top = np.maximum(np.maximum(w_left, w_mid), w_right)
     u_left, u_mid, u_right = np.exp(w_left - top), np.exp(w_mid - top), np.exp(w_right - top)
     total = u_left + u_mid + u_right                               # A_1, up to a common factor
-    with np.errstate(over="ignore", invalid="ignore"):
+    # each branch of the two np.where below is evaluated everywhere: where it is not taken it may
+    # divide by zero (log1p(-1) at q = 0, theta / q), overflow or be 0/0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         mid_step = eps * (1.0 - 2.0 * f)
         q = (u_left * np.exp(-eps) + u_mid * np.exp(mid_step) + u_right * np.exp(eps)) / total   # A_0 / A_1
         ratio = (-np.expm1(-eps) * u_left - np.expm1(mid_step) * u_mid - np.expm1(eps) * u_right) / total
@@ -459,7 +462,8 @@ def _log_tail_ratio(p: NDArray[np.float64], q: NDArray[np.float64], eps: NDArray
     no cancellation), as ``-log(p + q e^-eps)`` beyond (a sum of positive terms; no overflow for
     any epsilon, it tends to ``-log p``)."""
     x = q * np.expm1(-eps)
-    return np.where(x > -0.5, -np.log1p(x), -np.log(p + q * np.exp(-eps)))
+    with np.errstate(divide="ignore"):  # log1p(-1) where q = 1 and e^-eps underflows: the branch not taken
+        return np.where(x > -0.5, -np.log1p(x), -np.log(p + q * np.exp(-eps)))
 
 
 def laplace_count_pml_bound(p: ArrayLike, epsilon: ArrayLike) -> NDArray[np.float64]:
@@ -659,8 +663,15 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
         # M_1 = rho e^{s eps n} + (1 - rho) e^{s eps} a^{n-1} and M_0 = rho + (1 - rho) a^{n-1},
         # a = 1 - theta + theta e^{s eps}; both are scaled by a^{-(n-1)} so that delta =
         # log M_1 / M_0 is formed without differences of large numbers
-        log_a = np.log1p(th * np.expm1(sign * eps))
-        d = -np.log1p((1.0 - th) * np.expm1(-sign * eps))  # s eps - log a, accurately
+        # log a and d = s eps - log a, each accurate and finite for every epsilon: log1p forms
+        # while e^eps is a double, sums of positive terms beyond (1 - theta rounds to 1 for tiny
+        # theta, so (1 - theta) expm1(-eps) may round to -1 though d is finite)
+        if sign > 0:
+            d = _log_tail_ratio(th, 1.0 - th, eps)
+            log_a = math.log1p(th * math.expm1(eps)) if eps <= 700.0 else eps - d
+        else:
+            log_a = math.log1p(th * math.expm1(-eps))
+            d = -math.log1p((1.0 - th) * math.expm1(eps)) if eps <= 700.0 else -eps - log_a
         m1 = np.logaddexp(log_r + sign * eps + (n_arr - 1) * d, log_1r + sign * eps)
         m0 = np.logaddexp(log_r - (n_arr - 1) * log_a, log_1r)
         delta = m1 - m0
@@ -676,9 +687,10 @@ def correlated_count_pml_sup(n: ArrayLike, theta: float, epsilon: float, rho: Ar
         # (log1p where the argument is small, the direct sum of positive terms elsewhere)
         pos, neg = np.maximum(delta, 0.0), np.minimum(delta, 0.0)
         x_up = (1.0 - th) * np.expm1(-pos)
-        up = np.where(x_up > -0.5, -np.log1p(x_up), -np.log(th + (1.0 - th) * np.exp(-pos)))
         x_down = th * np.expm1(neg)
-        down = np.where(x_down > -0.5, -np.log1p(x_down), -np.log((1.0 - th) + th * np.exp(neg)))
+        with np.errstate(divide="ignore"):  # log1p(-1) in a branch not taken
+            up = np.where(x_up > -0.5, -np.log1p(x_up), -np.log(th + (1.0 - th) * np.exp(-pos)))
+            down = np.where(x_down > -0.5, -np.log1p(x_down), -np.log((1.0 - th) + th * np.exp(neg)))
         return np.where(delta >= 0, up, down)
 
     return np.maximum(np.maximum(tail(1.0), tail(-1.0)), 0.0)
