@@ -413,3 +413,27 @@ def test_log_expectation_shift_bound_by_hand():
     gamma = np.array([[0.0, 0.2, 0.0], [0.1, 0.0, 0.1], [0.0, 0.3, 0.0]])
     phi = np.linalg.inv(np.eye(3) - gamma)
     assert affiliation.log_expectation_shift_bound(gamma, [0.1, 0.5, 0.3], f) == pytest.approx(np.array([0.7, 0.0, 0.2]) @ phi @ [0.1, 0.5, 0.3])
+
+
+@pytest.mark.parametrize("beta", [40.0, 1e17, 1e300, 1.7e308])
+def test_trees_at_couplings_that_absorb_the_fields(beta):
+    """At tanh(beta) = 1 every node agrees, so the root's worst case is n eps; beyond beta = 2^53 h
+    the sum h + beta rounds to beta, and a log-cosh difference of the two sums gave 0 messages."""
+    assert affiliation.tree_inferential_privacy([-1, 0, 0, 1], beta, 1.0) == pytest.approx(4.0, rel=1e-15)
+    assert affiliation.complete_tree_inferential_privacy(2, 3, beta, 1.0) == pytest.approx(15.0, rel=1e-15)
+    # an infinite field (fields beyond the largest double) sends beta, not NaN
+    assert affiliation._u_scalar(float("inf"), beta, 1.0) == beta
+    assert float(affiliation._u(np.array([np.inf]), beta)[0]) == beta
+
+
+def test_cavity_message_against_mpmath_near_one():
+    import mpmath
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        h = float(rng.choice([-1.0, 1.0]) * 10 ** rng.uniform(-1, 2.5))
+        beta = float(10 ** rng.uniform(-1, 2.5))
+        with mpmath.workdps(40 + int(2 * max(abs(h), beta))):
+            ref = float(mpmath.atanh(mpmath.tanh(beta) * mpmath.tanh(h)))
+        assert affiliation._u_scalar(h, beta, float(np.tanh(beta))) == pytest.approx(ref, rel=1e-15)
+        assert float(affiliation._u(np.array([h]), beta)[0]) == pytest.approx(ref, rel=1e-15)

@@ -425,3 +425,16 @@ def test_chtp_levels_at_a_tiny_gamma_admit_no_set_below_it():
     assert float(best) < 0.5
     soft = mm.soft_chtp_sup(p, q, float(gamma))
     assert float(best) - 1e-12 <= soft < 0.95        # an absolute slack had returned 1.0 for both
+
+
+
+@pytest.mark.parametrize("eps, delta, gamma", [(1e-12, 0.0, 0.5), (1e-9, 0.3, 0.6), (0.5, 0.1, 0.5), (3.0, 0.49, 0.5),
+                                                (709.8, 0.0, 0.5), (1e300, 0.2, 0.5)])
+def test_chtp_beta_bound_against_mpmath(eps, delta, gamma):
+    """Tiny eps keeps its digits (no 1 - e^{-2 eps} cancellation); large eps is 1, not NaN (inf * 0)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        e, r = mpmath.mpf(eps), mpmath.mpf(delta) / mpmath.mpf(gamma)
+        ref = float(1 - (1 - r) / (mpmath.exp(2 * e) + mpmath.exp(e) * r))
+    assert float(mm.chtp_beta_bound(eps, delta, gamma)) == pytest.approx(ref, rel=1e-15)

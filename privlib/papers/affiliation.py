@@ -488,15 +488,17 @@ def parity_biased_privacy(k: int, m: int, epsilon: ArrayLike) -> NDArray[np.floa
 def _u(h: NDArray[np.float64] | float, beta: float) -> NDArray[np.float64]:
     """Cavity message ``artanh(tanh(beta) tanh(h))``: directly while the product is below 1/2
     (the log-cosh form would lose digits to cancellation at small fields), and as
-    ``(log cosh(h + beta) - log cosh(h - beta)) / 2`` near 1, where artanh loses them."""
-    def log_cosh(t):
-        t = np.abs(t)
-        return t + np.log1p(np.exp(-2 * t)) - np.log(2.0)
-
+    ``(log cosh(h + beta) - log cosh(h - beta)) / 2`` near 1, where artanh loses them. For
+    ``beta >= 0`` that difference is ``sign(h) (min(|h|, beta) + (log1p(e^{-2(|h| + beta)}) -
+    log1p(e^{-2 ||h| - beta|})) / 2)``, written so: no sum of the two overflows (an infinite field
+    sends beta, not NaN), and the minimum is exact."""
     h = np.asarray(h, dtype=float)
     product = np.tanh(beta) * np.tanh(h)
     small = np.abs(product) < 0.5
-    return np.where(small, np.arctanh(np.where(small, product, 0.0)), 0.5 * (log_cosh(h + beta) - log_cosh(h - beta)))
+    a = np.abs(h)
+    with np.errstate(over="ignore"):   # |h| + beta beyond the largest double: its term is 0
+        far = np.minimum(a, beta) + 0.5 * (np.log1p(np.exp(-2.0 * (a + beta))) - np.log1p(np.exp(-2.0 * np.abs(a - beta))))
+    return np.where(small, np.arctanh(np.where(small, product, 0.0)), np.copysign(far, h))
 
 
 def _u_scalar(h: float, beta: float, t: float) -> float:
@@ -504,12 +506,9 @@ def _u_scalar(h: float, beta: float, t: float) -> float:
     product = t * math.tanh(h)
     if abs(product) < 0.5:
         return math.atanh(product)
-
-    def log_cosh(x: float) -> float:
-        x = abs(x)
-        return x + math.log1p(math.exp(-2 * x)) - math.log(2.0)
-
-    return 0.5 * (log_cosh(h + beta) - log_cosh(h - beta))
+    a = abs(h)
+    far = min(a, beta) + 0.5 * (math.log1p(math.exp(-2.0 * (a + beta))) - math.log1p(math.exp(-2.0 * abs(a - beta))))
+    return math.copysign(far, h)
 
 
 def _tree_depths(parents: NDArray[np.int64]) -> NDArray[np.int64]:

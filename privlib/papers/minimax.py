@@ -170,14 +170,17 @@ def chtp_level(channel: FiniteChannel, gamma: float, *, soft: bool = False) -> f
 
 def chtp_beta_bound(eps: ArrayLike, delta: ArrayLike, gamma: ArrayLike) -> NDArray[np.float64]:
     """Theorem 1(a), constant derived here: an (eps, delta)-DP channel is (beta, gamma)-CHTP with
-    ``beta = 1 - (1 - delta/gamma) / (e^{2 eps} + e^eps delta/gamma)`` for ``gamma > delta``."""
+    ``beta = 1 - (1 - delta/gamma) / (e^{2 eps} + e^eps delta/gamma)`` for ``gamma > delta``, evaluated
+    as ``(-expm1(-2 eps) + r (e^-eps + e^{-2 eps})) / (1 + r e^-eps)`` (``r = delta/gamma``): positive
+    terms only, so it keeps its digits at tiny eps and does not overflow at large eps."""
     e = v.nonnegative("eps", eps)
     d = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
     g = v.real("gamma", gamma, low=0.0, high=1.0, low_open=True)
     if (g <= d).any():
         raise ValueError("gamma must exceed delta (otherwise CHTP holds for no beta < 1)")
     r = d / g
-    return 1.0 - (1.0 - r) / (np.exp(2 * e) + np.exp(e) * r)
+    down = np.exp(-e)
+    return (-np.expm1(-2.0 * e) + r * (down + down * down)) / (1.0 + r * down)
 
 
 def chtp_beta_exact(eps: float, delta: float, gamma: float) -> float:
