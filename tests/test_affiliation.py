@@ -437,3 +437,8 @@ def test_cavity_message_against_mpmath_near_one():
             ref = float(mpmath.atanh(mpmath.tanh(beta) * mpmath.tanh(h)))
         assert affiliation._u_scalar(h, beta, float(np.tanh(beta))) == pytest.approx(ref, rel=1e-15)
         assert float(affiliation._u(np.array([h]), beta)[0]) == pytest.approx(ref, rel=1e-15)
+
+
+def test_complete_tree_of_depth_zero_takes_any_branching():
+    # one node whatever the branching: a branching beyond int64 is not an OverflowError
+    assert affiliation.complete_tree_parents(10**30, 0).tolist() == [-1]

@@ -582,7 +582,8 @@ def complete_tree_parents(branching: int, depth: int) -> NDArray[np.int64]:
     size = depth + 1 if b == 1 else (b ** (depth + 1) - 1) // (b - 1)
     v.size_limit("branching and depth", size, 10**8, "nodes")
     idx = np.arange(size)
-    return np.where(idx == 0, -1, (idx - 1) // b)
+    # (idx - 1) // b is 0 for every idx < size <= b: dividing by min(b, size) keeps b within int64
+    return np.where(idx == 0, -1, (idx - 1) // min(b, size))
 
 
 def complete_tree_inferential_privacy(branching: int, depth: ArrayLike, beta: float, epsilon: float) -> float | NDArray[np.float64]:
