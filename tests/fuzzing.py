@@ -54,6 +54,7 @@ def assert_rejects(func, *args, name: str, **kwargs):
 
 import importlib  # noqa: E402
 import inspect  # noqa: E402
+import itertools  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
 import pickle  # noqa: E402
@@ -632,6 +633,45 @@ def api_calls() -> list[Call]:
     return calls
 
 
+#: targets whose pairs of extremes legitimately give an infinity (by their docstrings): at m = n the
+#: subsample is the data set, so some counts have log-probability -inf and equal utility needs no
+#: noise (epsilon = inf)
+PAIR_INF_OK = {"statistical.subsampling_laws", "statistical.equal_utility_laplace_epsilon"}
+
+
+def _huge(value) -> bool:
+    """An argument near the largest double: a result beyond it is an overflow of the true value."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 1e300
+
+
+def pair_calls() -> list[Call]:
+    """Two arguments at their extremes at once (``api_calls`` varies one at a time), for every
+    baseline: each pair of arguments, each pair of their extreme values (arrays of more than a
+    thousand elements left out). A NaN is always a defect; an infinity is accepted where one of the
+    two values is near the largest double (the true value may overflow) or where the target or
+    argument admits it."""
+    calls = []
+    for target, kwargs in BASELINES.items():
+        names = tuple(inspect.signature(_callable(target)).parameters)
+        extremes = {arg: [value for kind, value in _variations(arg, base) if kind == "extreme"
+                          and not (isinstance(value, (np.ndarray, Lazy)) and _large(value))]
+                    for arg, base in kwargs.items()}
+        for a, b in itertools.combinations(kwargs, 2):
+            for va in extremes[a]:
+                for vb in extremes[b]:
+                    inf_ok = (target in INF_OK or target in PAIR_INF_OK or (target, a) in INF_OK_ARGUMENTS
+                              or (target, b) in INF_OK_ARGUMENTS or _huge(va) or _huge(vb)
+                              or any(isinstance(x, float) and math.isinf(x) for x in (va, vb)))
+                    calls.append(Call(target, {**kwargs, a: va, b: vb}, "extreme", f"{a},{b}", names, inf_ok))
+    return calls
+
+
+def _large(value) -> bool:
+    """More than a thousand elements (a lazy argument is made here to see)."""
+    made = value.make() if isinstance(value, Lazy) else value
+    return isinstance(made, np.ndarray) and made.size > 1000
+
+
 def public_functions() -> set[str]:
     out = set()
     for module in MODULES:
@@ -674,8 +714,9 @@ if __name__ == "__main__":
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="substring of the targets to run")
     parser.add_argument("--show", default="ugly,silent,accepted,hang,memory", help="outcomes to list")
+    parser.add_argument("--pairs", action="store_true", help="two arguments at their extremes at once (pair_calls)")
     args = parser.parse_args()
-    calls = [c for c in api_calls() if args.only in c.target]
+    calls = [c for c in (pair_calls() if args.pairs else api_calls()) if args.only in c.target]
     start = time.monotonic()
     results = run_all(calls, memory=int(args.memory * 1024**3), cpu=args.cpu, jobs=args.jobs)
     shown = set(args.show.split(","))

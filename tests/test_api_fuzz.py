@@ -6,6 +6,8 @@ The calls are fixed (no randomness), so every run sees the same ones."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 import fuzzing
@@ -33,4 +35,36 @@ def test_no_silent_value_hang_or_unbounded_allocation(module):
     results = fuzzing.run_all(calls, cpu=5.0, jobs=1)
     bad = [f"{outcome}: {call.label()} -- {detail}" for call, (outcome, detail) in zip(calls, results)
            if outcome in ("silent", "hang", "memory") and call.label() not in KNOWN_OPEN]
+    assert not bad, "\n".join(bad)
+
+
+# --- two arguments at their extremes at once ----------------------------------------------------
+#: pair calls still open (silent, hang or memory), by label: known defects, not passes. scipy's
+#: binomial (stats.binom) is unreliable for n beyond about 1e15 and the lower bounds of chapter 002
+#: call it: at n = 1e30 with alpha = 1e-300 the bound is NaN
+PAIR_KNOWN_OPEN: set[str] = {
+    "minimax.lower_bound_dp_mean(n=1000000000000000000000000000000, d=1, alpha=1e-300, delta=0.0, r=1.0, k=4.0)",
+    "minimax.lower_bound(privacy='dp', n=1000000000000000000000000000000, d=1, alpha=1e-300)",
+}
+#: every pair of these targets (each had a defect that only two extremes at once showed); of the
+#: other targets a fixed tenth of the pairs (by the hash of the call's text), to stay within a
+#: minute of CI; ``python tests/fuzzing.py --pairs`` makes them all
+PAIR_TARGETS_IN_FULL = {"affiliation.tree_inferential_privacy", "affiliation.complete_tree_inferential_privacy",
+                        "affiliation.complete_tree_parents", "minimax.chtp_beta_bound",
+                        "leakage.correlated_count_pml_sup", "leakage.laplace_count_pml", "leakage.laplace_count_pml_sup"}
+PAIRS = [c for c in fuzzing.pair_calls() if c.target in PAIR_TARGETS_IN_FULL
+         or int(hashlib.sha256(c.label().encode()).hexdigest(), 16) % 10 == 0]
+PAIR_MODULES = sorted({call.target.split(".")[0] for call in PAIRS})
+
+
+def test_pair_targets_in_full_exist():
+    assert PAIR_TARGETS_IN_FULL <= set(fuzzing.BASELINES)
+
+
+@pytest.mark.parametrize("module", PAIR_MODULES)
+def test_no_silent_value_with_two_extremes(module):
+    calls = [c for c in PAIRS if c.target.split(".")[0] == module]
+    results = fuzzing.run_all(calls, cpu=5.0, jobs=1)
+    bad = [f"{outcome}: {call.label()} -- {detail}" for call, (outcome, detail) in zip(calls, results)
+           if outcome in ("silent", "hang", "memory") and call.label() not in PAIR_KNOWN_OPEN]
     assert not bad, "\n".join(bad)
