@@ -29,12 +29,12 @@ def test_every_public_function_has_a_baseline_call():
     assert fuzzing.public_functions() <= set(fuzzing.BASELINES)
 
 
-def _defects(calls, known_open):
-    """The calls among ``calls`` (one forked child each) that give a silent NaN/inf, hang or
-    allocate without bound, except the known open ones."""
+def _defects(calls, known_open, outcomes=("silent", "hang", "memory")):
+    """The calls among ``calls`` (one forked child each) whose outcome is one of ``outcomes`` (a
+    silent NaN/inf, a hang, an allocation beyond the child's limit), except the known open ones."""
     results = fuzzing.run_all(calls, cpu=5.0, jobs=1)
     return [f"{outcome}: {call.label()} -- {detail}" for call, (outcome, detail) in zip(calls, results)
-            if outcome in ("silent", "hang", "memory") and call.label() not in known_open]
+            if outcome in outcomes and call.label() not in known_open]
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -68,5 +68,8 @@ def test_pair_targets_in_full_exist():
 
 @pytest.mark.parametrize("module", PAIR_MODULES)
 def test_no_silent_value_with_two_extremes(module):
-    bad = _defects([c for c in PAIRS if c.target.split(".")[0] == module], PAIR_KNOWN_OPEN)
+    # silent values only: time and memory are the single-argument layer's (a pair such as d = 10^6
+    # with r = 1e-300 allocates as d = 10^6 alone, close to the child's 2 GB, whose headroom
+    # depends on the forking worker's size)
+    bad = _defects([c for c in PAIRS if c.target.split(".")[0] == module], PAIR_KNOWN_OPEN, ("silent",))
     assert not bad, "\n".join(bad)
