@@ -283,8 +283,11 @@ def test_regular_tree_sup_converges_at_criticality():
 def test_tree_anchor_and_bound():
     assert affiliation.regular_tree_sup(3, np.arctanh(0.45), 0.05) == pytest.approx(0.6458481237537252, rel=1e-12)
     assert affiliation.tree_enforceability_bound(3, np.arctanh(0.45), 0.05) == pytest.approx(1.45 * 0.05 / 0.1)
-    with pytest.raises(ValueError, match="subcritical"):
-        affiliation.tree_enforceability_bound(3, np.arctanh(0.5), 0.1)
+    # critical and beyond are refused; exactly at arctanh(1/2) the double decides (np.arctanh(0.5)
+    # differs by an ulp between numpy's SIMD paths, and so does which side of 1 (D - 1) tanh lands)
+    for beta in (np.arctanh(0.5) + 1e-12, np.arctanh(0.6)):
+        with pytest.raises(ValueError, match="subcritical"):
+            affiliation.tree_enforceability_bound(3, beta, 0.1)
 
 
 def test_tree_bp_chain_and_complete_trees():
