@@ -640,7 +640,8 @@ PAIR_INF_OK = {"statistical.subsampling_laws", "statistical.equal_utility_laplac
 
 
 def _huge(value) -> bool:
-    """An argument near the largest double: a result beyond it is an overflow of the true value."""
+    """An argument near the largest double or infinite: a result beyond it is an overflow of the
+    true value."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 1e300
 
 
@@ -653,15 +654,13 @@ def pair_calls() -> list[Call]:
     calls = []
     for target, kwargs in BASELINES.items():
         names = tuple(inspect.signature(_callable(target)).parameters)
-        extremes = {arg: [value for kind, value in _variations(arg, base) if kind == "extreme"
-                          and not (isinstance(value, (np.ndarray, Lazy)) and _large(value))]
+        extremes = {arg: [value for kind, value in _variations(arg, base) if kind == "extreme" and not _large(value)]
                     for arg, base in kwargs.items()}
         for a, b in itertools.combinations(kwargs, 2):
             for va in extremes[a]:
                 for vb in extremes[b]:
                     inf_ok = (target in INF_OK or target in PAIR_INF_OK or (target, a) in INF_OK_ARGUMENTS
-                              or (target, b) in INF_OK_ARGUMENTS or _huge(va) or _huge(vb)
-                              or any(isinstance(x, float) and math.isinf(x) for x in (va, vb)))
+                              or (target, b) in INF_OK_ARGUMENTS or _huge(va) or _huge(vb))
                     calls.append(Call(target, {**kwargs, a: va, b: vb}, "extreme", f"{a},{b}", names, inf_ok))
     return calls
 

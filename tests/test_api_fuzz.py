@@ -44,7 +44,7 @@ def test_no_silent_value_hang_or_unbounded_allocation(module):
 
 
 # --- two arguments at their extremes at once ----------------------------------------------------
-#: pair calls still open (silent, hang or memory), by label: known defects, not passes. scipy's
+#: pair calls still open (silent values), by label: known defects, not passes. scipy's
 #: binomial (stats.binom) is unreliable for n beyond about 1e15 and the lower bounds of chapter 002
 #: call it: at n = 1e30 with alpha = 1e-300 the bound is NaN
 PAIR_KNOWN_OPEN: set[str] = {

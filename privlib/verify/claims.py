@@ -280,12 +280,11 @@ _LARGEST_KEY = 1 << 20
 
 def _key(value: Any) -> Any:
     """A hashable stand-in for an argument (arrays by dtype, shape and bytes; floats by their
-    bits, so 0.0 and -0.0 differ)."""
-    kind = type(value)
-    if kind is float:  # the commonest arguments first, by exact type (the keys are those below)
+    bits, so 0.0 and -0.0 differ). The commonest arguments, numbers and strings, are tested first."""
+    if isinstance(value, float):
         return ("float", value.hex())
-    if kind is int or kind is str or kind is bool or value is None:
-        return (kind.__name__, value)
+    if value is None or isinstance(value, (bool, int, str, bytes, Fraction)):
+        return (type(value).__name__, value)
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject:
             raise TypeError("an object array is not a value a reference is stored under")
@@ -296,16 +295,12 @@ def _key(value: Any) -> Any:
         return (type(value).__name__, tuple(_key(v) for v in value))
     if isinstance(value, dict):
         return ("dict", tuple(sorted((k, _key(v)) for k, v in value.items())))
-    if isinstance(value, float):
-        return ("float", value.hex())
     if isinstance(value, complex):
         return ("complex", value.real.hex(), value.imag.hex())
     if isinstance(value, np.generic):
         if value.dtype.hasobject:
             raise TypeError("an object scalar is not a value a reference is stored under")
         return ("generic", value.dtype.str, value.tobytes())
-    if value is None or isinstance(value, (bool, int, str, bytes, Fraction)):
-        return (type(value).__name__, value)
     raise TypeError(f"{type(value).__name__} is not a value a reference is stored under")  # not stored
 
 
