@@ -283,45 +283,48 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
         return np.where(log_tail < -0.7, -np.log1p(-np.exp(log_tail)), -np.log(-np.expm1(log_tail))) + 0.0
 
 
+def _chernoff_exponent(k: NDArray[np.float64], m: int, p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``m KL(k/m || p) = k log(k / (m p)) + (m - k) log((m - k) / (m q))``: ``P(S <= k) <= e^-E``
+    below the mean of ``S ~ Bin(m, p)``, ``P(S >= k) <= e^-E`` above it (rounding ~1e-16 |k - m p|)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return special.xlogy(k, k / (m * p)) + special.xlogy(m - k, (m - k) / (m * q))
+
+
 def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
-                        q: NDArray[np.float64]) -> NDArray[np.float64]:
+                        q: NDArray[np.float64], exponent: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
     given separately, so that a p within 1e-17 of 1 keeps its digits), by the Chernoff exponent
-    ``E = m KL(k/m || p)`` of the count (``P(S <= k) <= e^-E`` below the mean, ``P(S >= k) <= e^-E``
-    above it):
+    ``E = m KL(k/m || p)`` of the count (``exponent``, from :func:`_chernoff_exponent`):
 
     - below the mean with E >= 640 (beyond ~36 standard deviations): the continued fraction of the
       incomplete beta function without its power prefactor, ``I_q(m - k, k + 1) / P(S = k) = p * CF``,
-      evaluated backwards at a fixed depth of 8 pairs of terms (there 6 pairs give the value of 60
-      to the last bit, and 8 do from E = 300 on: measured for m from 300 to 10^12, p from 1e-4 to
-      0.9999, on grids of k up to the mean and every k below 200; it ends exactly after k + 1 pairs);
+      evaluated backwards at a fixed depth of 7 pairs of terms (6 pairs give the value to the last
+      bit there, 5 to 4e-14: measured for m from 300 to 10^12, p from 1e-4 to 0.9999, on grids of k
+      up to the mean and every k below 200; it ends exactly after k + 1 pairs);
     - above the mean with E >= 640: ``-log P(S = k)`` (the tail is 1 to within e^-640), in
       Loader's saddle-point form (``stirlerr``, and the exponent itself as
       ``bd0(k, m p) + bd0(m - k, m q)``: rounding ~1e-16 |k - m p|, at most 7e-12 of the value at
       m = 10^8 and 7e-10 at 10^10, 30 times below log-gamma differences; the value matters only
-      against the other parts of the Laplace mixture, from which it is e^600 away unless epsilon
-      is near 700);
+      against the other parts of the Laplace mixture, from which it is e^600 away: at epsilon
+      below 280 :func:`laplace_count_pml` does not ask for it);
     - in between: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
       Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
       pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q); neither underflows
       there (``P(S = k) >= e^{-E} / sqrt(8 k (1 - k/m)) > e^-655`` for m <= 10^12).
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        exponent = special.xlogy(k, k / (m * p)) + special.xlogy(m - k, (m - k) / (m * q))
+    far = exponent >= 640.0
     below = k < m * p
-    deep = below & (exponent >= 640.0)
-    beyond = ~below & (exponent >= 640.0)
-    rest = ~(deep | beyond)
     out = np.empty(k.shape)
+    rest = ~far
     if rest.any():
         kr, pr, qr = k[rest], p[rest], q[rest]
         small_p = pr <= qr
         inner = kr < m
-        with np.errstate(all="ignore"):
-            tail = np.where(inner, special.betainc(np.where(inner, m - kr, 1.0), kr + 1.0, qr), 1.0)   # 1 at k = m
+        tail = np.where(inner, special.betainc(np.where(inner, m - kr, 1.0), kr + 1.0, qr), 1.0)   # 1 at k = m
         # scipy's binomial (Boost's pmf, as stats.binom) without the per-call argument checks: k, m, p are valid here
         pmf = stats.Binomial(n=m, p=np.where(small_p, pr, qr), validation_policy="skip_all").pmf(np.where(small_p, kr, m - kr))
         out[rest] = np.log(tail) - np.log(pmf)
+    beyond = far & ~below
     if beyond.any():
         kb = k[beyond]
         top = kb == m                                  # P(S = m) = p^m
@@ -331,13 +334,14 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
         log_pmf = (st[0] - st[1:kb.size + 1] - st[kb.size + 1:] - exponent[beyond]
                    + 0.5 * (np.log(float(m)) - np.log(kb_) - np.log(rb)) - _LOG_SQRT_2PI)
         out[beyond] = -np.where(top, m * np.log(p[beyond]), log_pmf)
+    deep = far & below
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
         # the partial numerators of NR's betacf, -(a + b) x / (a + 1) then pairs (even i, odd i),
         # in one array; the fraction 1 / (1 + t_1 / (1 + t_2 / ...)) is evaluated backwards
-        i = np.arange(1.0, 9.0)[:, None]
+        i = np.arange(1.0, 8.0)[:, None]
         two_i = a + 2.0 * i
-        terms = np.empty((17, a.size))
+        terms = np.empty((15, a.size))
         terms[0] = -(a + b) * x / (a + 1.0)
         terms[1::2] = i * (b - i) * x / ((two_i - 1.0) * two_i)
         terms[2::2] = -(a + i) * (a + b + i) * x / (two_i * (two_i + 1.0))
@@ -366,38 +370,65 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     ``-expm1`` of those exponents (no difference of logs): relative accuracy at tiny epsilon. The
     parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
     tail ratios from ``_log_binomial_mills``, so the cost per output is independent of n and
-    nothing overflows at n = 10^8 or beyond. Above epsilon = 700, where ``e^eps`` is not a
-    double, the six parts are combined in log-space (``log A_0 - log A_1`` by log-sum-exp of
-    their logarithms, each written without ``e^eps``): every finite epsilon is accepted, up to
-    the largest double, where the value tends to ``-log theta`` or ``-log(1 - theta)`` (the
-    lattice point nearest to ``n y`` decides the entry).
+    nothing overflows at n = 10^8 or beyond. A part whose tail count lies beyond its tilted mean
+    by a Chernoff exponent of at least ``2 eps + 80`` outweighs the rest of its mixture by e^-46
+    (bounds in the code): that output takes the part's tail value, and no tail ratio is computed
+    for it. Above epsilon = 700, where ``e^eps`` is not a double, the six parts are combined in
+    log-space (``log A_0 - log A_1`` by log-sum-exp of their logarithms, each written without
+    ``e^eps``): every finite epsilon is accepted, up to the largest double, where the value tends
+    to ``-log theta`` or ``-log(1 - theta)`` (the lattice point nearest to ``n y`` decides the
+    entry).
     """
     n = v.integer("n", n, low=1, high=10**12)
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     y_arr = v.real("y", y)
-    c = n * np.atleast_1d(y_arr).ravel() - 1.0   # entry i = 1 puts the count at k + 1
+    c = n * y_arr.ravel() - 1.0                  # entry i = 1 puts the count at k + 1
+    size = c.size
     m = n - 1                                    # the other entries: S' ~ Bin(n - 1, theta)
     log_odds = np.log(th) - np.log1p(-th)
     j = np.floor(c)
     f = c - j
-    # each part relative to P(j + 1), without its factor e^{-eps |c - k|} at the nearest k
-    b_left = np.full(c.shape, -np.inf)
-    b_right = np.full(c.shape, -np.inf)
-    b_left[j >= m] = 0.0                          # every count at or below c: only the left part
-    b_right[j <= -2] = 0.0                        # every count beyond c + 1: only the right part
-    has_mid = (j >= -1) & (j <= m - 1)
-    left = np.flatnonzero((j >= 0) & (j <= m - 1))
-    right = np.flatnonzero((j >= -1) & (j <= m - 2))
-    jl, jr = j[left], j[right]
     # tilted success probabilities and their complements, each from its own logistic
-    up, up_c = special.expit(log_odds + eps), special.expit(-(log_odds + eps))
-    down, down_c = special.expit(log_odds - eps), special.expit(-(log_odds - eps))
-    sizes = (jl.size, jr.size)
-    mills = _log_binomial_mills(np.concatenate((jl, m - jr - 2.0)), m, np.repeat((up, down_c), sizes),
-                                np.repeat((up_c, down), sizes))
-    b_left[left] = np.log((jl + 1.0) / (m - jl)) - log_odds + mills[:jl.size]
-    b_right[right] = np.log((m - jr - 1.0) / (jr + 2.0)) + log_odds + mills[jl.size:]
+    up, up_c, down, down_c = special.expit(np.array([log_odds + eps, -(log_odds + eps), log_odds - eps, -(log_odds - eps)]))
+    # Two tails per output. Left (index < size): the lower tail at j of the binomial tilted up.
+    # Right (index >= size): the upper tail at j + 2 of the binomial tilted down, as the lower
+    # tail of its complement at m - j - 2. Either exists when its count is in [0, m - 1].
+    k = np.empty(2 * size)
+    k[:size] = j
+    np.subtract(m - 2.0, j, out=k[size:])
+    exists = (k >= 0.0) & (k <= m - 1.0)
+    np.clip(k, 0.0, m - 1.0, out=k)
+    tilted = np.empty((3, 2 * size))  # success and failure probabilities, and the untilted step's log-odds term
+    tilted[0, :size], tilted[1, :size], tilted[2, :size] = up, up_c, -log_odds
+    tilted[0, size:], tilted[1, size:], tilted[2, size:] = down_c, down, log_odds
+    tilted_p, tilted_q, step = tilted
+    exponent = _chernoff_exponent(k, m, tilted_p, tilted_q)
+    # A part whose count lies beyond its tilted mean with exponent E >= 2 eps + 80 outweighs the
+    # rest of its output's mixture. Its offset (below: relative to P(j + 1), without its factor
+    # e^{-eps |c - k|}) is at least E - log 2: its tail holds at least half the tilted mass (the
+    # count is past the median), the count itself at most e^-E of it (Chernoff), and the untilted
+    # step P(j)/P(j + 1) or P(j + 2)/P(j + 1) is at least 1 there. The opposite part's offset is at
+    # most log(m + 1) <= 27.7 (a tail ratio on the far side of its mean is below count + 1; its
+    # untilted step is at most 1), the middle term's 0. With the exponential weights (at most
+    # e^{2 eps} apart, and expm1 of the exponents within e^eps of each other) the other parts move
+    # D / A_1 by less than 4 e^{-46}: the output takes the tail value, as if every count were on
+    # that part's side (as for c beyond [0, m]).
+    dominant = (k > m * tilted_p) & (exponent >= 2.0 * eps + 80.0) & exists
+    alone = dominant[:size] | dominant[size:]
+    exists[:size] &= ~alone
+    exists[size:] &= ~alone
+    needed = np.flatnonzero(exists)
+    kn = k[needed]
+    # each part relative to P(j + 1), without its factor e^{-eps |c - k|} at the nearest k: the
+    # untilted step (log((k + 1) / (m - k)) -+ log-odds on either side) and the tilted tail ratio
+    offsets = np.full(2 * size, -np.inf)
+    offsets[needed] = (np.log((kn + 1.0) / (m - kn)) + step[needed]
+                       + _log_binomial_mills(kn, m, tilted_p[needed], tilted_q[needed], exponent[needed]))
+    b_left, b_right = offsets[:size], offsets[size:]
+    b_left[dominant[:size] | (j >= m)] = 0.0      # every count at or below c (or as if): only the left part
+    b_right[dominant[size:] | (j <= -2.0)] = 0.0  # every count beyond c + 1 (or as if): only the right part
+    has_mid = ~alone & (j >= -1.0) & (j <= m - 1.0)
     if eps > 700.0:
         return _laplace_count_pml_log_space(eps, f, b_left, b_right, has_mid, th).reshape(y_arr.shape)
     w_left = -eps * f + b_left
