@@ -230,10 +230,21 @@ def test_tv_lower_bound_below_tv_private_estimator(n, alpha, k):
     (lambda: mm.bump_packing_density([0.5], [1.0, 1.0], 0.25), "signs"),
     (lambda: mm.support_dp_expmech([2.5], 1.0), "X"),
     (lambda: mm.support_dp_expmech([0.5], 1.0, lo=1.0, hi=0.0), "lo"),
+    # Theorem 3's binomial law beyond 2^53: scipy's tail is NaN at n = 1e30 (the bound was NaN)
+    (lambda: mm.lower_bound("dp", 10**30, 1, 1e-300), "n must be at most 2"),
+    (lambda: mm.lower_bound_dp_mean(2.0**53 + 2, 1, 1.0), "n must be at most 2"),
+    (lambda: mm.theorem3_error_bound(1e17, 0.5, 1.0, 0.0, 4), "n must be at most 2"),
 ])
 def test_bad_input_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_binomial_bounds_keep_their_largest_sample_size():
+    # n = 2^53 is accepted (a finite bound) and the bounds without a binomial law take any n
+    assert np.isfinite(mm.lower_bound_dp_mean(2.0**53, 1, 1.0)).all()
+    assert np.isfinite(mm.theorem3_error_bound(2.0**53, 0.5, 1e-12, 0.0, 4)).all()
+    assert np.isfinite(mm.lower_bound("tv", 10**30, 1, 0.5)).all()
 
 
 # --- issue 14: public functions for the lower bounds, eq. (26) and Proposition 5's packing ---

@@ -211,6 +211,21 @@ def _whole(name: str, value: ArrayLike) -> NDArray[np.float64]:
     return arr
 
 
+#: the largest sample size of the binomial law in Theorem 3's bracket: beyond 2^53 whole numbers
+#: are not all doubles (k + 1 == k), and scipy's binomial tail and pmf return NaN or lose every
+#: digit (``binom.sf(1e20, 1e30, 1e-10)`` is NaN; ``binom.logpmf`` at the mean of Bin(10^30, 1/2)
+#: is -1.8e15 instead of -35)
+MAX_BINOMIAL_N = 2.0**53
+
+
+def _binomial_size(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """:func:`_whole`, at most :data:`MAX_BINOMIAL_N` (the size of a binomial law computed here)."""
+    arr = _whole(name, value)
+    if (arr > MAX_BINOMIAL_N).any():
+        raise ValueError(f"{name} must be at most 2^53 = {MAX_BINOMIAL_N:.0f} (Theorem 3's binomial law), got {arr.max():g}")
+    return arr
+
+
 def _k_exponent(k: ArrayLike) -> NDArray[np.float64]:
     """``a = 2 (k - 1) / k`` (2 for k = inf) for moment orders ``k > 1``."""
     return 2.0 - 2.0 / v.real("k", k, low=1.0, low_open=True, finite=False)
@@ -426,7 +441,7 @@ def theorem3_error_bound(n: ArrayLike, p: ArrayLike, alpha: ArrayLike, delta: Ar
     ``k`` among the binomial's quantiles, where the tail term changes). ``card_V`` may be
     ``inf`` (the bound is then that of an unbounded packing). Where the bracket is negative the
     theorem says nothing and the bound is 0 (never a negative probability)."""
-    n_ = _whole("n", n)
+    n_ = _binomial_size("n", n)
     p_ = v.probability("p", p)
     a_ = v.positive("alpha", alpha)
     d_ = v.real("delta", delta, low=0.0, high=1.0, high_open=True)
@@ -458,7 +473,7 @@ def lower_bound_dp_mean(n: ArrayLike, d: ArrayLike, alpha: ArrayLike, delta: flo
     (mixtures ``(1-p) delta_0 + p delta_{r p^{-1/k} v}``, ``v`` in a 1/2-packing of the unit ball,
     whose separation is at least ``r p^{(k-1)/k} / 2``). The maximum over ``log p`` in
     ``[log(10^-4/n), 0]`` is taken on a grid of ``n_grid`` points refined three times."""
-    n_ = _whole("n", n)
+    n_ = _binomial_size("n", n)
     d_ = _whole("d", d)   # |V| = 2^d: a packing in d dimensions
     a_ = v.positive("alpha", alpha)
     dl = v.scalar("delta", delta, low=0.0, high=1.0, high_open=True)
