@@ -17,7 +17,7 @@ from scipy import optimize, special, stats
 
 from privlib.core import _validate as v
 from privlib.core import notions
-from privlib.core._logspace import _LOG_SQRT_2PI, _stirlerr, log_binomial_pmf, log_sum_exp, max_log_ratio
+from privlib.core._logspace import log_binomial_pmf, log_sum_exp, max_log_ratio
 
 __all__ = [
     "min_entropy",
@@ -292,49 +292,31 @@ def _chernoff_exponent(k: NDArray[np.float64], m: int, p: NDArray[np.float64], q
 
 def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
                         q: NDArray[np.float64], exponent: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m`` (``q = 1 - p``
+    """``log P(S <= k) / P(S = k)`` for ``S ~ Bin(m, p)`` at integers ``0 <= k <= m - 1`` (``q = 1 - p``
     given separately, so that a p within 1e-17 of 1 keeps its digits), by the Chernoff exponent
-    ``E = m KL(k/m || p)`` of the count (``exponent``, from :func:`_chernoff_exponent`):
+    ``E = m KL(k/m || p)`` of the count (``exponent``, from :func:`_chernoff_exponent`; a count
+    above the mean must have E < 640: :func:`laplace_count_pml` passes none with E >= 80):
 
     - below the mean with E >= 640 (beyond ~36 standard deviations): the continued fraction of the
       incomplete beta function without its power prefactor, ``I_q(m - k, k + 1) / P(S = k) = p * CF``,
       evaluated backwards at a fixed depth of 7 pairs of terms (6 pairs give the value to the last
       bit there, 5 to 4e-14: measured for m from 300 to 10^12, p from 1e-4 to 0.9999, on grids of k
       up to the mean and every k below 200; it ends exactly after k + 1 pairs);
-    - above the mean with E >= 640: ``-log P(S = k)`` (the tail is 1 to within e^-640), in
-      Loader's saddle-point form (``stirlerr``, and the exponent itself as
-      ``bd0(k, m p) + bd0(m - k, m q)``: rounding ~1e-16 |k - m p|, at most 7e-12 of the value at
-      m = 10^8 and 7e-10 at 10^10, 30 times below log-gamma differences; the value matters only
-      against the other parts of the Laplace mixture, from which it is e^600 away: at epsilon
-      below 280 :func:`laplace_count_pml` does not ask for it);
-    - in between: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
+    - otherwise: the tail as ``P(m - S >= m - k) = I_q(m - k, k + 1)`` (``scipy.special.betainc``,
       Boost's incomplete beta, exact in q whichever of p and q is smaller) over scipy's binomial
       pmf (``scipy.stats.Binomial``, Boost's, taken at the smaller of p and q); neither underflows
       there (``P(S = k) >= e^{-E} / sqrt(8 k (1 - k/m)) > e^-655`` for m <= 10^12).
     """
-    far = exponent >= 640.0
-    below = k < m * p
+    deep = exponent >= 640.0
     out = np.empty(k.shape)
-    rest = ~far
+    rest = ~deep
     if rest.any():
         kr, pr, qr = k[rest], p[rest], q[rest]
         small_p = pr <= qr
-        inner = kr < m
-        tail = np.where(inner, special.betainc(np.where(inner, m - kr, 1.0), kr + 1.0, qr), 1.0)   # 1 at k = m
+        tail = special.betainc(m - kr, kr + 1.0, qr)
         # scipy's binomial (Boost's pmf, as stats.binom) without the per-call argument checks: k, m, p are valid here
         pmf = stats.Binomial(n=m, p=np.where(small_p, pr, qr), validation_policy="skip_all").pmf(np.where(small_p, kr, m - kr))
         out[rest] = np.log(tail) - np.log(pmf)
-    beyond = far & ~below
-    if beyond.any():
-        kb = k[beyond]
-        top = kb == m                                  # P(S = m) = p^m
-        kb_, rb = np.where(top, 1.0, kb), np.where(top, 1.0, m - kb)
-        # the exponent is Loader's bd0(k, m p) + bd0(m - k, m q)
-        st = _stirlerr(np.concatenate(([float(m)], kb_, rb)))   # one call: stirlerr(m), (k), (m - k)
-        log_pmf = (st[0] - st[1:kb.size + 1] - st[kb.size + 1:] - exponent[beyond]
-                   + 0.5 * (np.log(float(m)) - np.log(kb_) - np.log(rb)) - _LOG_SQRT_2PI)
-        out[beyond] = -np.where(top, m * np.log(p[beyond]), log_pmf)
-    deep = far & below
     if deep.any():
         a, b, x = m - k[deep], k[deep] + 1.0, q[deep]
         # the partial numerators of NR's betacf, -(a + b) x / (a + 1) then pairs (even i, odd i),
@@ -371,7 +353,7 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     parts are taken relative to ``P(j + 1)`` (exact ratios of consecutive binomial terms) and the
     tail ratios from ``_log_binomial_mills``, so the cost per output is independent of n and
     nothing overflows at n = 10^8 or beyond. A part whose tail count lies beyond its tilted mean
-    by a Chernoff exponent of at least ``2 eps + 80`` outweighs the rest of its mixture by e^-46
+    by a Chernoff exponent of at least 80 outweighs the rest of its mixture by more than e^50
     (bounds in the code): that output takes the part's tail value, and no tail ratio is computed
     for it. Above epsilon = 700, where ``e^eps`` is not a double, the six parts are combined in
     log-space (``log A_0 - log A_1`` by log-sum-exp of their logarithms, each written without
@@ -404,17 +386,17 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     tilted[0, size:], tilted[1, size:], tilted[2, size:] = down_c, down, log_odds
     tilted_p, tilted_q, step = tilted
     exponent = _chernoff_exponent(k, m, tilted_p, tilted_q)
-    # A part whose count lies beyond its tilted mean with exponent E >= 2 eps + 80 outweighs the
-    # rest of its output's mixture. Its offset (below: relative to P(j + 1), without its factor
-    # e^{-eps |c - k|}) is at least E - log 2: its tail holds at least half the tilted mass (the
-    # count is past the median), the count itself at most e^-E of it (Chernoff), and the untilted
-    # step P(j)/P(j + 1) or P(j + 2)/P(j + 1) is at least 1 there. The opposite part's offset is at
-    # most log(m + 1) <= 27.7 (a tail ratio on the far side of its mean is below count + 1; its
-    # untilted step is at most 1), the middle term's 0. With the exponential weights (at most
-    # e^{2 eps} apart, and expm1 of the exponents within e^eps of each other) the other parts move
-    # D / A_1 by less than 4 e^{-46}: the output takes the tail value, as if every count were on
-    # that part's side (as for c beyond [0, m]).
-    dominant = (k > m * tilted_p) & (exponent >= 2.0 * eps + 80.0) & exists
+    # A part whose count lies beyond its tilted mean with exponent E >= 80 outweighs the rest of
+    # its output's mixture. Left, in the binomial tilted up (P'(k) proportional to P(k) e^{eps k}): its offset
+    # below is eps + log(P'(S <= j) / P'(j + 1)) >= eps + E - log 2 (the tail holds half the tilted
+    # mass past the median, the count j + 1 at most e^-E of it), the middle term's 0, the right
+    # part's at most -eps + log(m + 1) (its tilted step P''(j + 2)/P''(j + 1) is e^{-2 eps} times
+    # the up-tilted one, at most 1 past the mean; its tail ratio at most m + 1). So in A_0 / A_1
+    # (about e^-eps) and in D / A_1 (read there only where A_0 / A_1 > 1/2, so eps < log 2) the
+    # others weigh at most 2 (m + 3) e^-E relative: below 1e-22 for m <= 10^12. The right part
+    # beyond its tilted-down mean likewise (the others then carry a further e^-eps). Such an output
+    # takes the tail value, as if every count were on that part's side (as for c beyond [0, m]).
+    dominant = (k > m * tilted_p) & (exponent >= 80.0) & exists
     alone = dominant[:size] | dominant[size:]
     exists[:size] &= ~alone
     exists[size:] &= ~alone

@@ -230,16 +230,17 @@ def _count_pml_limit(n: int, theta: float, y: float) -> float:
 @claim("001/laplace-count-extremes", item="Proposition 12's set-up, beyond the chapter's range",
        statement=r"Beyond the chapter's parameters, the per-output PML of the Laplace counting query stays exact: "
                  r"at $n = 10^6$ for outputs between the two tilted means, where each tilted binomial tail is "
-                 r"below $10^{-290}$; for outputs beyond a tilted mean, where its binomial mass underflows (also where "
-                 r"that part does not outweigh the others by the margin that lets it stand alone); and at "
+                 r"below $10^{-290}$, and at $n = 4000$ where those tails' continued fractions are short; for outputs "
+                 r"beyond a tilted mean, where its binomial mass underflows, and near it; and at "
                  r"$\varepsilon$ above 700 up to the largest double, where it tends to $-\log\theta$ or "
                  r"$-\log(1-\theta)$ by the count nearest to $n y$.",
        method="n = 10^6, theta = 0.3, epsilon = 0.5, outputs 0.25, 0.3, 0.35 (n y not a whole number): both mixtures "
               "summed in 30 digits from the summand's peak outwards; n = 4000, epsilon = 0.5, outputs 0.002 and 0.9 "
-              "(beyond a tilted mean: that tilted mass below 1e-290) and 0.43 (5 standard deviations beyond it: the "
-              "other parts still count), and theta = 1e-200, epsilon = 400, n y - 1 from 12.5 to 31.5 (the tilted mass "
-              "below e^-640 while epsilon keeps the other parts within reach): both mixtures summed over all 4000 "
-              "counts in 30 digits; "
+              "(beyond a tilted mean: that tilted mass below 1e-290) and 0.43 (2 standard deviations beyond it: the "
+              "other parts still count), theta = 1e-200, epsilon = 400, n y - 1 from 12.5 to 31.5 (beyond the tilted "
+              "mean, e^{2 eps} = 1e347), and theta = 0.9, epsilon = 3, outputs 0.6, 0.85, 0.97 (between the tilted "
+              "means, tails whose continued fractions have a = m - k down to 118): both mixtures summed over all "
+              "4000 counts in 30 digits; "
               "n = 40, epsilon = 800 and 5000, ten outputs in and beyond [0, 1]: the same full sum in 60 digits; "
               "epsilon = 1e300 and the largest double: the limit in exact rationals")
 def laplace_count_extremes(theta: float = 0.3) -> Evidence:
@@ -247,8 +248,10 @@ def laplace_count_extremes(theta: float = 0.3) -> Evidence:
     far_ref = [_count_pml_peak_walk(10**6, theta, 0.5, y) for y in far]
     beyond = np.array([0.002 + 2.0**-14, 0.43 + 2.0**-12, 0.9 + 2.0**-12])
     beyond_ref = [_count_pml_full_sum(4000, theta, 0.5, y, dps=30) for y in beyond]
-    rare = (np.array([11.0, 12.0, 14.0, 16.0, 30.0]) + 1.5) / 4000   # counts above the tilted mean by E in [640, 2 eps + 80)
+    rare = (np.array([11.0, 12.0, 14.0, 16.0, 30.0]) + 1.5) / 4000   # counts beyond the tilted mean at epsilon = 400
     rare_ref = [_count_pml_full_sum(4000, 1e-200, 400.0, y, dps=30) for y in rare]
+    short = np.array([0.6, 0.85, 0.97]) + 2.0**-13                    # both tails by continued fractions with small m - k
+    short_ref = [_count_pml_full_sum(4000, 0.9, 3.0, y, dps=30) for y in short]
     ys = np.array([-0.3, 0.0, 0.01, 0.3125, 0.33, 0.5, 0.9, 0.97, 1.0, 1.2])
     log_space = [leakage.laplace_count_pml(40, theta, eps, ys) for eps in (800.0, 5000.0)]
     log_space_ref = [[_count_pml_full_sum(40, theta, eps, y, dps=60) for y in ys] for eps in (800.0, 5000.0)]
@@ -262,7 +265,9 @@ def laplace_count_extremes(theta: float = 0.3) -> Evidence:
         close(leakage.laplace_count_pml(4000, theta, 0.5, beyond), beyond_ref, atol=1e-13, rtol=1e-12,
               detail="n = 4000: outputs beyond a tilted mean (its binomial mass below 1e-290), on both sides, and near it"),
         close(leakage.laplace_count_pml(4000, 1e-200, 400.0, rare), rare_ref, atol=1e-13, rtol=1e-12,
-              detail="n = 4000, theta = 1e-200, epsilon = 400: a count beyond its tilted mean with mass below e^-640"),
+              detail="n = 4000, theta = 1e-200, epsilon = 400: counts beyond the tilted mean"),
+        close(leakage.laplace_count_pml(4000, 0.9, 3.0, short), short_ref, atol=1e-13, rtol=1e-12,
+              detail="n = 4000, theta = 0.9, epsilon = 3: between the tilted means, short continued fractions"),
         close(log_space, log_space_ref, atol=1e-14, rtol=1e-12,
               detail="epsilon = 800 and 5000 (log-space), against the full sum"),
         close(limit, [limit_ref, limit_ref], atol=1e-15, rtol=1e-12,
@@ -279,14 +284,9 @@ def _(f):
     return edit("terms[1::2] = i * (b - i) * x", "terms[1::2] = i * (b + i) * x")(f)
 
 
-@laplace_count_extremes.mutant("leakage._log_binomial_mills", "far beyond the mean: the log-mass added, not subtracted")
+@laplace_count_extremes.mutant("leakage.laplace_count_pml", "a part beyond its tilted mean stands alone at any exponent (no margin)")
 def _(f):
-    return edit("out[beyond] = -np.where(", "out[beyond] = np.where(")(f)
-
-
-@laplace_count_extremes.mutant("leakage.laplace_count_pml", "a part beyond its tilted mean stands alone without the margin (E >= 2 eps)")
-def _(f):
-    return edit("exponent >= 2.0 * eps + 80.0", "exponent >= 2.0 * eps")(f)
+    return edit("(exponent >= 80.0)", "(exponent >= 0.0)")(f)
 
 
 @laplace_count_extremes.mutant("leakage.laplace_count_pml", "the linear-space route kept up to epsilon = 7000 (e^eps overflows)")
