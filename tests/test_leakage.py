@@ -87,6 +87,17 @@ def test_laplace_count_large_n_is_finite():
     assert np.isfinite(leakage.laplace_count_pml(10**6, 0.4, 0.5, [0.2, 1.5])).all()
 
 
+def test_laplace_count_pml_outputs_far_outside_take_the_tail_values():
+    # n y overflowed for |y| near the largest double (NaN); every output below 0 or above 1 has
+    # the tail value of its side, at any epsilon (the linear and the log-space routes)
+    theta = 0.3
+    for eps in (1.0, 1000.0):
+        far = leakage.laplace_count_pml(10**12, theta, eps, [-1.7e308, -1e297, -0.5, 1.5, 1e297, 1.7e308])
+        below = -np.log(1 - theta + theta * np.exp(-eps))     # every count above y: A_0 / A_1 = e^eps
+        above = -np.log(theta + (1 - theta) * np.exp(-eps))   # every count below y
+        np.testing.assert_allclose(far, [below] * 3 + [above] * 3, rtol=1e-15)
+
+
 def test_laplace_count_pml_untaken_branch_warns_nothing():
     # theta tiny and the output between the tilted means: D / A_1 = 1 / (1 - theta), so the branch
     # not taken computes log1p(-1); the call must not warn (warnings are errors here), nor the

@@ -323,7 +323,7 @@ def _log_binomial_mills(k: NDArray[np.float64], m: int, p: NDArray[np.float64],
         # in one array; the fraction 1 / (1 + t_1 / (1 + t_2 / ...)) is evaluated backwards
         i = np.arange(1.0, 8.0)[:, None]
         two_i = a + 2.0 * i
-        terms = np.empty((15, a.size))
+        terms = np.zeros((15, a.size))
         terms[0] = -(a + b) * x / (a + 1.0)
         terms[1::2] = i * (b - i) * x / ((two_i - 1.0) * two_i)
         terms[2::2] = -(a + i) * (a + b + i) * x / (two_i * (two_i + 1.0))
@@ -365,7 +365,10 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     th = v.scalar("theta", theta, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = v.scalar("epsilon", epsilon, low=0.0, low_open=True)
     y_arr = v.real("y", y)
-    c = n * y_arr.ravel() - 1.0                  # entry i = 1 puts the count at k + 1
+    # entry i = 1 puts the count at k + 1; outputs below 0 (above 1) are all beyond every count
+    # (below none), where only the right (left) part is present and the value does not depend on
+    # y: clipped into [-1, 2], n y is finite for every finite y
+    c = n * np.clip(y_arr.ravel(), -1.0, 2.0) - 1.0
     size = c.size
     m = n - 1                                    # the other entries: S' ~ Bin(n - 1, theta)
     log_odds = np.log(th) - np.log1p(-th)
@@ -375,12 +378,12 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     up, up_c, down, down_c = special.expit(np.array([log_odds + eps, -(log_odds + eps), log_odds - eps, -(log_odds - eps)]))
     # Two tails per output. Left (index < size): the lower tail at j of the binomial tilted up.
     # Right (index >= size): the upper tail at j + 2 of the binomial tilted down, as the lower
-    # tail of its complement at m - j - 2. Either exists when its count is in [0, m - 1].
+    # tail of its complement at m - j - 2. Either exists when its count is in [0, m - 1] (the
+    # others are masked out below, whatever their exponent).
     k = np.empty(2 * size)
     k[:size] = j
     np.subtract(m - 2.0, j, out=k[size:])
     exists = (k >= 0.0) & (k <= m - 1.0)
-    np.clip(k, 0.0, m - 1.0, out=k)
     tilted = np.empty((3, 2 * size))  # success and failure probabilities, and the untilted step's log-odds term
     tilted[0, :size], tilted[1, :size], tilted[2, :size] = up, up_c, -log_odds
     tilted[0, size:], tilted[1, size:], tilted[2, size:] = down_c, down, log_odds
