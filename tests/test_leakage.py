@@ -98,6 +98,15 @@ def test_laplace_count_pml_outputs_far_outside_take_the_tail_values():
         np.testing.assert_allclose(far, [below] * 3 + [above] * 3, rtol=1e-15)
 
 
+def test_laplace_count_pml_theta_near_one_keeps_relative_accuracy():
+    # above 1 the leakage is -log(theta + (1 - theta) e^-eps), about (1 - theta) for theta near 1:
+    # it was taken as -log of a sum near 1 (5% off at theta = 1 - 2^-50, epsilon = 3)
+    for theta, eps in [(1 - 2.0**-50, 3.0), (0.9999999999999986, 2.438795581309164), (1 - 1e-10, 30.0)]:
+        with mpmath.workdps(60):
+            ref = float(-mpmath.log1p(-(1 - mpmath.mpf(theta)) * -mpmath.expm1(-mpmath.mpf(eps))))
+        assert float(leakage.laplace_count_pml(10**6, theta, eps, [1.5])[0]) == pytest.approx(ref, rel=1e-14)
+
+
 def test_laplace_count_pml_untaken_branch_warns_nothing():
     # theta tiny and the output between the tilted means: D / A_1 = 1 / (1 - theta), so the branch
     # not taken computes log1p(-1); the call must not warn (warnings are errors here), nor the

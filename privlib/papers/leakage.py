@@ -428,9 +428,12 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
         mid_step = eps * (1.0 - 2.0 * f)
         q = (u_left * np.exp(-eps) + u_mid * np.exp(mid_step) + u_right * np.exp(eps)) / total   # A_0 / A_1
         ratio = (-np.expm1(-eps) * u_left - np.expm1(mid_step) * u_mid - np.expm1(eps) * u_right) / total
-        # A_1 >= A_0: l = -log(theta + (1 - theta) q), through log1p(-(1 - theta) D / A_1) when q ~ 1;
-        # A_0 > A_1:  l = -log(1 - theta + theta / q), through log1p(theta (D / A_1) / q) when q ~ 1
-        right_l = np.where(ratio < 0.5, -np.log1p(-(1.0 - th) * np.clip(ratio, 0.0, None)), -np.log(th + (1.0 - th) * q))
+        # A_1 >= A_0: l = -log(theta + (1 - theta) q) = -log1p(-(1 - theta) D / A_1);
+        # A_0 > A_1:  l = -log(1 - theta + theta / q) = -log1p(theta (D / A_1) / q);
+        # the log1p forms wherever their argument is within 1/2 of 0 (D / A_1 keeps its digits where
+        # q ~ 1, and so does the leakage where theta ~ 1 and q is small), the sums of positive terms beyond
+        right_small = (1.0 - th) * np.clip(ratio, 0.0, None)  # (1 - theta) D / A_1 >= 0
+        right_l = np.where(right_small < 0.5, -np.log1p(-right_small), -np.log(th + (1.0 - th) * q))
         left_small = th * np.minimum(ratio, 0.0) / q  # theta (1/q - 1) = theta (D / A_1) / q <= 0
         left_l = np.where(np.abs(left_small) < 0.5, -np.log1p(left_small), -np.log((1.0 - th) + th / q))
     out = np.where(q <= 1.0, right_l, left_l)

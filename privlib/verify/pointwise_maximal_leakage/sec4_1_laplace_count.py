@@ -232,7 +232,7 @@ def _count_pml_limit(n: int, theta: float, y: float) -> float:
                  r"at $n = 10^6$ for outputs between the two tilted means, where each tilted binomial tail is "
                  r"below $10^{-290}$, and at $n = 4000$ where those tails' continued fractions are short; for outputs "
                  r"beyond a tilted mean, where its binomial mass underflows, and near it; to its own relative "
-                 r"precision at $\varepsilon = 10^{-9}$; and at "
+                 r"precision at $\varepsilon = 10^{-9}$; for outputs beyond $[0, 1]$ up to the largest double; and at "
                  r"$\varepsilon$ above 700 up to the largest double, where it tends to $-\log\theta$ or "
                  r"$-\log(1-\theta)$ by the count nearest to $n y$.",
        method="n = 10^6, theta = 0.3, epsilon = 0.5, outputs 0.25, 0.3, 0.35 (n y not a whole number): both mixtures "
@@ -242,7 +242,9 @@ def _count_pml_limit(n: int, theta: float, y: float) -> float:
               "mean, e^{2 eps} = 1e347), and theta = 0.9, epsilon = 3, outputs 0.6, 0.85, 0.97 (between the tilted "
               "means, tails whose continued fractions have a = m - k down to 118): both mixtures summed over all "
               "4000 counts in 30 digits; n = 4000, epsilon = 1e-9, outputs 0.25, 0.29, 0.31, 0.35 (leakage about "
-              "1e-10, checked relative to itself): the same sums in 40 digits; "
+              "1e-10, checked relative to itself): the same sums in 40 digits; n = 10^12, outputs -1.8e308, -0.5, 1.5 "
+              "and 1.8e308 at (theta, epsilon) = (0.3, 1), (1 - 2^-50, 3), (1 - 2^-50, 30): Proposition 12's tail values "
+              "in 50 digits, relative to themselves; "
               "n = 40, epsilon = 800 and 5000, ten outputs in and beyond [0, 1]: the same full sum in 60 digits; "
               "epsilon = 1e300 and the largest double: the limit in exact rationals")
 def laplace_count_extremes(theta: float = 0.3) -> Evidence:
@@ -256,6 +258,12 @@ def laplace_count_extremes(theta: float = 0.3) -> Evidence:
     short_ref = [_count_pml_full_sum(4000, 0.9, 3.0, y, dps=30) for y in short]
     faint = np.array([0.25, 0.29, 0.31, 0.35]) + 2.0**-13             # epsilon = 1e-9: the leakage about 1e-10
     faint_ref = [_count_pml_full_sum(4000, theta, 1e-9, y, dps=40) for y in faint]
+    # outside [0, 1] every count is on one side: the tail values of Proposition 12 (theta near 1:
+    # a leakage of 1e-15 above 1, relative to itself), up to the largest double
+    outside = np.array([-np.finfo(float).max, -0.5, 1.5, np.finfo(float).max])
+    tails = [(theta, 1.0), (1.0 - 2.0**-50, 3.0), (1.0 - 2.0**-50, 30.0)]
+    outside_got = [leakage.laplace_count_pml(10**12, th, eps, outside) for th, eps in tails]
+    outside_ref = [[_budget_bound(eps, 1.0 - th)] * 2 + [_budget_bound(eps, th)] * 2 for th, eps in tails]
     ys = np.array([-0.3, 0.0, 0.01, 0.3125, 0.33, 0.5, 0.9, 0.97, 1.0, 1.2])
     log_space = [leakage.laplace_count_pml(40, theta, eps, ys) for eps in (800.0, 5000.0)]
     log_space_ref = [[_count_pml_full_sum(40, theta, eps, y, dps=60) for y in ys] for eps in (800.0, 5000.0)]
@@ -274,6 +282,8 @@ def laplace_count_extremes(theta: float = 0.3) -> Evidence:
               detail="n = 4000, theta = 0.9, epsilon = 3: between the tilted means, short continued fractions"),
         close(leakage.laplace_count_pml(4000, theta, 1e-9, faint), faint_ref, atol=0.0, rtol=1e-12,
               detail="n = 4000, epsilon = 1e-9: relative accuracy on either side of A_0 = A_1 (the log1p forms)"),
+        close(outside_got, outside_ref, atol=0.0, rtol=1e-12,
+              detail="n = 10^12, outputs beyond [0, 1] up to the largest double: the tail values (theta = 0.3, 1 - 2^-50)"),
         close(log_space, log_space_ref, atol=1e-14, rtol=1e-12,
               detail="epsilon = 800 and 5000 (log-space), against the full sum"),
         close(limit, [limit_ref, limit_ref], atol=1e-15, rtol=1e-12,
@@ -297,7 +307,12 @@ def _(f):
 
 @laplace_count_extremes.mutant("leakage.laplace_count_pml", "A_1 >= A_0: always -log(theta + (1 - theta) A_0/A_1), never its log1p form")
 def _(f):
-    return edit("right_l = np.where(ratio < 0.5,", "right_l = np.where(False,")(f)
+    return edit("right_l = np.where(right_small < 0.5,", "right_l = np.where(False,")(f)
+
+
+@laplace_count_extremes.mutant("leakage.laplace_count_pml", "A_1 >= A_0: the log1p form chosen by D/A_1 < 1/2, not by its argument")
+def _(f):
+    return edit("right_l = np.where(right_small < 0.5,", "right_l = np.where(np.clip(ratio, 0.0, None) < 0.5,")(f)
 
 
 @laplace_count_extremes.mutant("leakage.laplace_count_pml", "the linear-space route kept up to epsilon = 7000 (e^eps overflows)")
