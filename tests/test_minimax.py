@@ -234,6 +234,8 @@ def test_tv_lower_bound_below_tv_private_estimator(n, alpha, k):
     (lambda: mm.lower_bound("dp", 10**30, 1, 1e-300), "n must be at most 2"),
     (lambda: mm.lower_bound_dp_mean(2.0**53 + 2, 1, 1.0), "n must be at most 2"),
     (lambda: mm.theorem3_error_bound(1e17, 0.5, 1.0, 0.0, 4), "n must be at most 2"),
+    # a risk beyond the largest double (it was inf, with an overflow warning)
+    (lambda: mm.two_point_risk(0.5, 1.0, 4.0, 10, 2.0, 1.7e308), "c_W too large"),
 ])
 def test_bad_input_raises_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):

@@ -610,14 +610,17 @@ def two_point_risk(p: ArrayLike, r: float, k: ArrayLike, n: ArrayLike, T: ArrayL
     """Exact squared error of estimator (20) on ``X ~ (1-p) delta_0 + p delta_{u e_1}`` with
     ``u = r p^{-1/k}`` (k-th moment exactly ``r^k``): with ``c = min(u, T)``,
     ``p^2 (c - u)^2 + c^2 p (1-p)/n + c_W T^2`` (finite ``k >= 2``; broadcasts).
-    ``n``: real >= 1 (the risk is a function of a real sample size)."""
+    ``n``: real >= 1 (the risk is a function of a real sample size). ``ValueError`` where the
+    risk exceeds the largest double (``c_W T^2`` beyond 1.8e308)."""
     p_ = v.real("p", p, low=0.0, high=1.0, low_open=True)
     r_ = v.scalar("r", r, low=0.0, low_open=True, high=MAX_SCALE)
     k_ = v.real("k", k, low=2.0)
     n_ = v.real("n", n, low=1.0)
     t = v.real("T", T, low=0.0, low_open=True, high=MAX_SCALE)
     c = v.nonnegative("c_W", c_W)
-    return _two_point_error(p_, r_, k_, n_, t) + c * t ** 2
+    with np.errstate(over="ignore"):
+        risk = _two_point_error(p_, r_, k_, n_, t) + c * t ** 2
+    return v.representable("c_W", risk, "the risk c_W T^2")
 
 
 def _two_point_error(p, r, k, n, T):
