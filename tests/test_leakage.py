@@ -107,6 +107,13 @@ def test_laplace_count_pml_theta_near_one_keeps_relative_accuracy():
         assert float(leakage.laplace_count_pml(10**6, theta, eps, [1.5])[0]) == pytest.approx(ref, rel=1e-14)
 
 
+def test_laplace_count_pml_tilt_below_the_smallest_double_warns_nothing():
+    # epsilon = 708.5 tilts the failure probability to about 1e-308: the Chernoff exponent's ratio
+    # (m - k) / (m q) overflows to inf (an exponent beyond every threshold), without a warning
+    out = leakage.laplace_count_pml(2, 0.699506705515289, 708.4950454225931, [-7.64690476954194, 0.25, 0.75])
+    assert np.isfinite(out).all()
+
+
 def test_laplace_count_pml_untaken_branch_warns_nothing():
     # theta tiny and the output between the tilted means: D / A_1 = 1 / (1 - theta), so the branch
     # not taken computes log1p(-1); the call must not warn (warnings are errors here), nor the

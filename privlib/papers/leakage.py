@@ -285,8 +285,10 @@ def threshold_query_chernoff_bound(n: ArrayLike, p: ArrayLike) -> NDArray[np.flo
 
 def _chernoff_exponent(k: NDArray[np.float64], m: int, p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
     """``m KL(k/m || p) = k log(k / (m p)) + (m - k) log((m - k) / (m q))``: ``P(S <= k) <= e^-E``
-    below the mean of ``S ~ Bin(m, p)``, ``P(S >= k) <= e^-E`` above it (rounding ~1e-16 |k - m p|)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    below the mean of ``S ~ Bin(m, p)``, ``P(S >= k) <= e^-E`` above it (rounding ~1e-16 |k - m p|).
+    A ratio beyond the largest double (p or q below ~1e-296) gives E = inf, which is what its
+    callers compare: far beyond every threshold."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return special.xlogy(k, k / (m * p)) + special.xlogy(m - k, (m - k) / (m * q))
 
 
@@ -390,19 +392,22 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     tilted_p, tilted_q, step = tilted
     exponent = _chernoff_exponent(k, m, tilted_p, tilted_q)
     # A part whose count lies beyond its tilted mean with exponent E >= 80 outweighs the rest of
-    # its output's mixture. Left, in the binomial tilted up (P'(k) proportional to P(k) e^{eps k}): its offset
-    # below is eps + log(P'(S <= j) / P'(j + 1)) >= eps + E - log 2 (the tail holds half the tilted
-    # mass past the median, the count j + 1 at most e^-E of it), the middle term's 0, the right
-    # part's at most -eps + log(m + 1) (its tilted step P''(j + 2)/P''(j + 1) is e^{-2 eps} times
-    # the up-tilted one, at most 1 past the mean; its tail ratio at most m + 1). So in A_0 / A_1
-    # (about e^-eps) and in D / A_1 (read there only where A_0 / A_1 > 1/2, so eps < log 2) the
-    # others weigh at most 2 (m + 3) e^-E relative: below 1e-22 for m <= 10^12. The right part
-    # beyond its tilted-down mean likewise (the others then carry a further e^-eps). Such an output
-    # takes the tail value, as if every count were on that part's side (as for c beyond [0, m]).
+    # its output's mixture. Left, in the binomial tilted up (P'(k) proportional to P(k) e^{eps k}):
+    # its offset below is eps + log(P'(S <= j) / P'(j + 1)) >= eps + E - log 2 (the tail holds half
+    # the tilted mass past the median, the count j + 1 at most e^-E of it), the middle term's 0,
+    # the right part's at most -eps + log(m + 1) (its tilted step P''(j + 2)/P''(j + 1) is
+    # e^{-2 eps} times the up-tilted one, at most 1 past the mean; its tail ratio at most m + 1).
+    # So in A_0 / A_1 (about e^-eps) and in D / A_1 (read there only where A_0 / A_1 > 1/2, so
+    # eps < log 2) the others weigh at most 2 (m + 3) e^-E relative: below 1e-22 for m <= 10^12.
+    # The right part beyond its tilted-down mean likewise (the others then carry a further e^-eps).
+    # Such an output takes the tail value, as if every count were on that part's side, as does an
+    # output with c beyond [0, m].
     dominant = (k > m * tilted_p) & (exponent >= 80.0) & exists
-    alone = dominant[:size] | dominant[size:]
-    exists[:size] &= ~alone
-    exists[size:] &= ~alone
+    left_only = dominant[:size] | (j >= m)         # every count at or below c (or as if)
+    right_only = dominant[size:] | (j <= -2.0)     # every count beyond c + 1 (or as if)
+    has_mid = ~(left_only | right_only)
+    exists[:size] &= has_mid
+    exists[size:] &= has_mid
     needed = np.flatnonzero(exists)
     kn = k[needed]
     # each part relative to P(j + 1), without its factor e^{-eps |c - k|} at the nearest k: the
@@ -411,9 +416,8 @@ def laplace_count_pml(n: int, theta: float, epsilon: float, y: ArrayLike) -> NDA
     offsets[needed] = (np.log((kn + 1.0) / (m - kn)) + step[needed]
                        + _log_binomial_mills(kn, m, tilted_p[needed], tilted_q[needed], exponent[needed]))
     b_left, b_right = offsets[:size], offsets[size:]
-    b_left[dominant[:size] | (j >= m)] = 0.0      # every count at or below c (or as if): only the left part
-    b_right[dominant[size:] | (j <= -2.0)] = 0.0  # every count beyond c + 1 (or as if): only the right part
-    has_mid = ~alone & (j >= -1.0) & (j <= m - 1.0)
+    b_left[left_only] = 0.0
+    b_right[right_only] = 0.0
     if eps > 700.0:
         return _laplace_count_pml_log_space(eps, f, b_left, b_right, has_mid, th).reshape(y_arr.shape)
     w_left = -eps * f + b_left
